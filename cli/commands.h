@@ -1,0 +1,22 @@
+/*
+ * commands.h - the table of gpuest subcommands.
+ *
+ * Adding a subcommand: write cli/cmd_NAME.c with
+ *     int cmd_NAME(int argc, char **argv);   (argv[0] is "NAME")
+ * and add one X line below.  Each command prints its own --help, returns 0 on
+ * success, 1 on a runtime error (after printing "gpuest NAME: <one line>" to
+ * stderr) and 2 on a usage error.
+ */
+#ifndef GPUEST_COMMANDS_H
+#define GPUEST_COMMANDS_H
+
+#define GPUEST_COMMANDS(X)                                                         \
+    X(stats, "per-kernel statistics of a trace or workload (mix, SIMD eff., coalescing)") \
+    X(config, "show, check or import GPU configurations")                        \
+    X(cacti, "SRAM/cache energy, delay, area and leakage (CACTI cache.cfg input)")
+
+#define X(name, help) int cmd_##name(int argc, char **argv);
+GPUEST_COMMANDS(X)
+#undef X
+
+#endif
