@@ -22,6 +22,11 @@ typedef struct wl_desc {
     const char *kind;        /* "app" or "micro" */
     const char *ptx;         /* embedded PTX text */
     const char *ptx_name;    /* e.g. "sgemm.ptx" (for messages) */
+    /* ptxas resource usage of each kernel, generated with the PTX:
+     * lines "KERNEL_MANGLED_NAME REGS_PER_THREAD STATIC_SHARED_BYTES".
+     * The emulator reports these in ws_kernel (PTX virtual registers say
+     * nothing about real register pressure, which sets occupancy). */
+    const char *ptx_resources;
     uint32_t tiny_size;      /* for unit tests: runs in well under a second */
     uint32_t default_size;   /* realistic size used by benchmarks and `run` */
     const char *size_help;   /* what size means, e.g. "matrix dimension N" */
