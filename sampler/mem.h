@@ -1,0 +1,101 @@
+/*
+ * mem.h - the memory system as the SM cores see it (the contract between
+ * the SM pipeline and the memory hierarchy of the detailed simulator).
+ *
+ * Everything below the load/store unit's coalescer sits behind this
+ * interface: per-SM L1 data (and constant/texture) caches with MSHRs, the
+ * interconnect, L2 slices and the DRAM controllers.  Shared memory is not
+ * here (it is SM-local and handled by the LSU).
+ *
+ * The SM hands over one line-sized access at a time (after coalescing,
+ * common/coalesce.h).  Every load-type access (load, atomic) completes later
+ * through sim_mem_pop(); the SM keeps its own map from token to the waiting
+ * warp/registers.  Stores complete for the warp at once (they retire when
+ * accepted) but still consume bandwidth and energy downstream.
+ *
+ * Time: `now` is the core-clock cycle.  The memory system converts to its own
+ * clock domains (interconnect, L2, DRAM) internally.  sim_mem_next_event()
+ * lets the simulator skip cycles in which nothing can happen.
+ *
+ * Implementations (a struct of function pointers, chosen by name):
+ *   "detailed" - caches, MSHRs, crossbar, L2, DRAM timing (mem_detailed.c)
+ *   "perfect"  - every access hits with the L1 latency (for tests and
+ *                compute-bound studies)
+ */
+#ifndef SIM_MEM_H
+#define SIM_MEM_H
+
+#include <stdint.h>
+
+#include "activity.h"
+#include "err.h"
+#include "gpu_config.h"
+#include "isa.h"
+
+typedef enum { SIM_MEM_LOAD = 0, SIM_MEM_STORE, SIM_MEM_ATOMIC } sim_mem_kind;
+
+typedef struct sim_mem_access {
+    uint64_t line;     /* line address = byte address / l1d.line_bytes */
+    uint32_t sectors;  /* sector mask within the line */
+    uint8_t kind;      /* sim_mem_kind */
+    uint8_t space;     /* isa_space: GLOBAL, LOCAL, CONST, TEX */
+    uint8_t bypass_l1; /* 1: do not allocate/lookup in L1 (e.g. .cg, atomics) */
+    uint32_t token;    /* opaque to the memory system; returned on completion */
+} sim_mem_access;
+
+typedef enum {
+    SIM_MEM_ACCEPTED = 0, /* taken; loads/atomics will complete via sim_mem_pop */
+    SIM_MEM_RETRY = 1     /* no resources (MSHR / miss queue full): retry later */
+} sim_mem_status;
+
+/* Statistics beyond the activity counters. */
+typedef struct sim_mem_stats {
+    double l1_load_sectors, l1_load_hits;
+    double l2_load_sectors, l2_load_hits;
+    double dram_row_hits, dram_row_accesses;
+    double dram_busy_cycles, dram_cycles; /* data-bus busy vs elapsed, summed over channels */
+    double load_latency_sum, load_count;   /* core cycles from access to completion */
+} sim_mem_stats;
+
+typedef struct sim_mem sim_mem;
+
+typedef struct sim_mem_ops {
+    const char *name;
+    /* Offer one access from SM `sm` at cycle `now`. */
+    sim_mem_status (*access)(sim_mem *m, int sm, const sim_mem_access *a, uint64_t now);
+    /* Pop one completed load/atomic of SM `sm` whose data is ready at or
+     * before `now`: 1 and *token set, or 0 if none. */
+    int (*pop)(sim_mem *m, int sm, uint64_t now, uint32_t *token);
+    /* Advance the memory system through core cycle `now` (called once per
+     * simulated cycle, with increasing now; cycles may be skipped when
+     * next_event says nothing happens in between). */
+    void (*cycle)(sim_mem *m, uint64_t now);
+    /* Earliest core cycle > now at which the memory system has work
+     * (a completion becomes ready or a queue can move); UINT64_MAX if idle. */
+    uint64_t (*next_event)(const sim_mem *m, uint64_t now);
+    /* Add activity counters and statistics since creation (or last reset). */
+    void (*collect)(const sim_mem *m, act_counters *a, sim_mem_stats *s);
+    /* Clear statistics (start of a kernel's measurement). */
+    void (*reset_stats)(sim_mem *m);
+    /* Kernel boundary: invalidate the L1s (as GPUs do between kernels); L2
+     * keeps its contents. */
+    void (*kernel_boundary)(sim_mem *m);
+    void (*destroy)(sim_mem *m);
+} sim_mem_ops;
+
+struct sim_mem {
+    const sim_mem_ops *ops;
+};
+
+/* Options for sampled simulation: only `active_sms` SMs run, but the
+ * memory system represents the traffic of all sm_count SMs (how is
+ * documented in the implementation). */
+typedef struct sim_mem_options {
+    uint32_t active_sms;     /* 0 = all */
+    int background;          /* 1: represent the other SMs' traffic */
+} sim_mem_options;
+
+/* Create by name ("detailed", "perfect"). */
+sim_mem *sim_mem_create(const char *name, const gpu_config *cfg, const sim_mem_options *o, ge_err *e);
+
+#endif
