@@ -1,0 +1,108 @@
+/*
+ * bench_cacti.c - accuracy and speed of cacti/.
+ *
+ * Accuracy: every configuration of the CACTI 7 reference set
+ * (tests/data/cacti7: reference.csv + the cache.cfg each row was run with)
+ * is read through the cache.cfg reader and solved; the per-metric mean
+ * absolute percentage error (MAPE) and worst ratio max(model/ref, ref/model)
+ * are printed.  Speed: a cold solve (memo and technology caches cleared
+ * before each call) over all configurations, and a memoised solve (the same
+ * spec repeatedly).
+ *
+ * usage: bench_cacti [--data DIR] [--detail] [--split K] [--reps N]
+ *   --split K   also print the MAPE of the K folds (rows i % K == f)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cacti.h"
+#include "cacti_ref.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = "tests/data/cacti7";
+    int detail = 0, split = 0;
+    long reps = 2000000;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--data") && i + 1 < argc)
+            dir = argv[++i];
+        else if (!strcmp(argv[i], "--detail"))
+            detail = 1;
+        else if (!strcmp(argv[i], "--split") && i + 1 < argc)
+            split = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atol(argv[++i]);
+        else {
+            fprintf(stderr, "usage: bench_cacti [--data DIR] [--detail] [--split K] [--reps N]\n");
+            return 2;
+        }
+    }
+    char csv[1024], cfg[1024], err[512];
+    snprintf(csv, sizeof csv, "%s/reference.csv", dir);
+    snprintf(cfg, sizeof cfg, "%s/cfg", dir);
+    cacti_ref_row *rows;
+    size_t n;
+    if (cacti_ref_load(csv, cfg, &rows, &n, err, sizeof err)) {
+        fprintf(stderr, "bench_cacti: %s\n", err);
+        return 1;
+    }
+
+    /* cold solves */
+    double tot = 0, worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        cacti_memo_clear();
+        cacti_result r;
+        double t0 = now_s();
+        if (cacti_solve(&rows[i].spec, &r) != CACTI_OK) {
+            fprintf(stderr, "bench_cacti: %s: %s\n", rows[i].name, cacti_last_error());
+            free(rows);
+            return 1;
+        }
+        double dt = now_s() - t0;
+        tot += dt;
+        if (dt > worst)
+            worst = dt;
+    }
+
+    cacti_ref_stats st;
+    printf("CACTI 7 agreement (%s)\n", csv);
+    if (cacti_ref_eval(rows, n, 0, 0, &st, detail ? stdout : NULL, err, sizeof err)) {
+        fprintf(stderr, "bench_cacti: %s\n", err);
+        free(rows);
+        return 1;
+    }
+    cacti_ref_print(&st, stdout);
+    for (int f = 0; f < split; f++) {
+        cacti_ref_stats fs;
+        cacti_ref_eval(rows, n, split, f, &fs, NULL, err, sizeof err);
+        printf("fold %d/%d:", f, split);
+        for (int m = 0; m < REF_NMETRIC; m++)
+            printf(" %s %.1f%%", cacti_ref_metric_name[m], fs.mape[m]);
+        printf("\n");
+    }
+
+    /* memoised solves */
+    cacti_result r;
+    cacti_solve(&rows[0].spec, &r);
+    double t0 = now_s();
+    double sink = 0;
+    for (long i = 0; i < reps; i++) {
+        cacti_solve(&rows[i % 8 < 1 ? 0 : 0].spec, &r);
+        sink += r.access_time_ns;
+    }
+    double memo = (now_s() - t0) / (double)reps;
+    printf("\nspeed: cold solve mean %.3f ms, max %.3f ms (%zu configurations); memoised solve %.3f us"
+           " (%ld calls)%s\n",
+           tot / n * 1e3, worst * 1e3, n, memo * 1e6, reps, sink < 0 ? "!" : "");
+    free(rows);
+    return 0;
+}
