@@ -27,6 +27,8 @@
  */
 #include <math.h>
 #include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "cacti_int.h"
 
@@ -164,11 +166,14 @@ int cacti_arr_eval(const cacti_req *rq, const cacti_dp *dp, cacti_arr *a)
     int dout = dp->do_bank_port * ports_out;
     if (s->is_cache && s->access_mode == CACTI_ACCESS_FAST && !dp->is_tag)
         dout *= dp->assoc;
+    /* the data H-trees form a bidirectional bus as wide as the wider direction;
+     * a read or a write switches all of it */
+    int dbus = din > dout ? din : dout;
 
     cacti_htree b_add, b_din, b_dout;
     cacti_htree_make(t, CACTI_HT_IN, 0, m.w, m.h, dp->num_mats_h, dp->num_mats_v, addr, din, dout, addr, &b_add);
-    cacti_htree_make(t, CACTI_HT_IN, 0, m.w, m.h, dp->num_mats_h, dp->num_mats_v, addr, din, dout, din, &b_din);
-    cacti_htree_make(t, CACTI_HT_OUT, 0, m.w, m.h, dp->num_mats_h, dp->num_mats_v, addr, din, dout, dout, &b_dout);
+    cacti_htree_make(t, CACTI_HT_IN, 0, m.w, m.h, dp->num_mats_h, dp->num_mats_v, addr, din, dout, dbus, &b_din);
+    cacti_htree_make(t, CACTI_HT_OUT, 0, m.w, m.h, dp->num_mats_h, dp->num_mats_v, addr, din, dout, dbus, &b_dout);
     double bank_w = b_din.w, bank_h = b_din.h;
 
     int nb = (int)s->banks;
@@ -177,8 +182,8 @@ int cacti_arr_eval(const cacti_req *rq, const cacti_dp *dp, cacti_arr *a)
     int nbh = nb / nbv;
     cacti_htree u_add, u_din, u_dout;
     cacti_htree_make(t, CACTI_HT_IN, 1, bank_w, bank_h, nbh, nbv, addr, din, dout, addr, &u_add);
-    cacti_htree_make(t, CACTI_HT_IN, 1, bank_w, bank_h, nbh, nbv, addr, din, dout, din, &u_din);
-    cacti_htree_make(t, CACTI_HT_OUT, 1, bank_w, bank_h, nbh, nbv, addr, din, dout, dout, &u_dout);
+    cacti_htree_make(t, CACTI_HT_IN, 1, bank_w, bank_h, nbh, nbv, addr, din, dout, dbus, &u_din);
+    cacti_htree_make(t, CACTI_HT_OUT, 1, bank_w, bank_h, nbh, nbv, addr, din, dout, dbus, &u_dout);
 
     /* delays */
     double to_mat = u_add.delay + b_add.delay;
@@ -209,6 +214,12 @@ int cacti_arr_eval(const cacti_req *rq, const cacti_dp *dp, cacti_arr *a)
     a->e_write = a->e_read - m.e_bitline_rd * act + m.e_bitline_wr * act - route_rd + route_wr +
                  b_din.dyn - b_dout.dyn - m.e_sa * act;
     /* leakage of one bank + routing */
+    if (getenv("CACTI_DEBUG"))
+        fprintf(stderr, "org %dx%d spd=%g cm=%d sa=%dx%d act=%d rows=%d cols=%d | mat: rd=%.4g blrd=%.4g blwr=%.4g sa=%.4g outdrv=%.4g rowdec=%.4g predec=%.4g | bank add=%.4g din=%.4g dout=%.4g | uca add=%.4g din=%.4g dout=%.4g | R=%.4g W=%.4g t=%.4g (to_mat %.3g rowp %.3g out %.3g)\n",
+                dp->ndwl, dp->ndbl, dp->nspd, dp->ndcm, dp->ndsam1, dp->ndsam2, act, dp->rows, dp->cols,
+                m.e_read*1e9, m.e_bitline_rd*1e9, m.e_bitline_wr*1e9, m.e_sa*1e9, m.e_outdrv*1e9, m.e_rowdec*1e9, m.e_predec_row*1e9,
+                b_add.dyn*1e9, b_din.dyn*1e9, b_dout.dyn*1e9, u_add.dyn*1e9, u_din.dyn*1e9, u_dout.dyn*1e9, a->e_read*1e9, a->e_write*1e9,
+                a->access_time*1e9, to_mat*1e9, m.d_row_path*1e9, a->delay_outdrv_to_out*1e9);
     a->leak = m.leak * dp->num_mats + u_add.leak + u_din.leak + u_dout.leak;
     a->gleak = m.gleak * dp->num_mats + u_add.gleak + u_din.gleak + u_dout.gleak;
     a->height = u_din.h;

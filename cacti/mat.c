@@ -153,7 +153,8 @@ int cacti_mat_build(const cacti_tech *t, const cacti_dp *dp, cacti_mat *m)
     double e_sa_one = C_sa_ld * vdd * vdd;
 
     /* ---- subarray output driver and its wire to the mat edge ---- */
-    double L_out = m->sub_h;
+    /* the sense-amp outputs run across the subarray width to the mat's data port */
+    double L_out = m->sub_w;
     double rep_n = L_out / t->rep_h.spacing;
     double wire_d = t->rep_h.delay * L_out, wire_e = t->rep_h.dyn * L_out;
     double wire_l = t->rep_h.leak * L_out, wire_gl = t->rep_h.gleak * L_out;

@@ -54,6 +54,7 @@ static int push(arr_list *l, const cacti_arr *a)
     return 0;
 }
 
+long g_nevals;
 static cacti_status enumerate(const cacti_req *rq, double nspd_min, arr_list *out)
 {
     const cacti_spec *s = rq->spec;
@@ -82,6 +83,7 @@ static cacti_status enumerate(const cacti_req *rq, double nspd_min, arr_list *ou
                             if (!cacti_dp_init(rq, nspd, ndwl, ndbl, ndcm, s1, s2, &dp))
                                 continue;
                             cacti_arr a;
+                            g_nevals++;
                             if (!cacti_arr_eval(rq, &dp, &a))
                                 continue;
                             if (push(out, &a))
