@@ -1,0 +1,82 @@
+/*
+ * prof_int.h - state shared by the profiler's stream walk (profiler.c) and
+ * its end-of-kernel / end-of-workload steps (prof_select.c, prof_reuse.c).
+ * Not a public header.
+ */
+#ifndef MODEL_PROF_INT_H
+#define MODEL_PROF_INT_H
+
+#include "profiler.h"
+#include "u64set.h"
+
+/* A logged line access for the L1 histograms (loads of CTAs on measured SMs). */
+typedef struct pb_l1rec {
+    uint64_t line;
+    uint32_t cta, seq, chunk;
+    uint16_t warp, kernel;
+    uint8_t sectors;
+} pb_l1rec;
+
+/* A logged line access for the L2 histograms (hash-sampled, all kinds). */
+typedef struct pb_l2rec {
+    uint64_t line;
+    uint32_t cta, seq;
+    uint16_t warp, kernel;
+    uint8_t sectors;
+} pb_l2rec;
+
+typedef struct pb_warp {
+    uint32_t ninst;
+    prof_inst *inst;
+} pb_warp;
+
+#define PB_WARP_FEATURES 8
+
+typedef struct pbuild {
+    const prof_options *o;
+    profile *p;
+    prof_kernel *pk;
+    uint32_t kidx;
+
+    /* per-kernel CTA signatures, in arrival order */
+    double *sig;
+    uint64_t *sig_index;
+    size_t nsig, sig_cap;
+
+    /* warp reservoir */
+    pb_warp *res;
+    double *res_feat;
+    uint32_t nres;
+    uint64_t warps_seen;
+    uint64_t rng;
+
+    /* candidate CTAs */
+    ws_cta *cand;
+    uint64_t *cand_index;
+    uint32_t ncand, cand_cap;
+    size_t kept_bytes;
+    int keeping_all;
+
+    /* logs (whole workload) */
+    pb_l1rec *l1;
+    size_t nl1, l1_cap;
+    pb_l2rec *l2;
+    size_t nl2, l2_cap;
+    uint32_t l2_shift; /* keep lines whose hash has the low l2_shift bits zero */
+
+    u64set lines; /* per-kernel footprint */
+
+    /* register producer tracking for the current warp */
+    uint32_t *writer;   /* instruction index of the latest writer */
+    uint32_t *wgen;     /* generation stamp of writer[] */
+    uint32_t *pgen;     /* pending-load stamp */
+    uint32_t gen, pend;
+    prof_inst *wi;
+    size_t wi_cap;
+} pbuild;
+
+int pb_finish_kernel(pbuild *b, ge_err *e);   /* prof_select.c */
+int pb_reuse(pbuild *b, ge_err *e);           /* prof_reuse.c */
+uint64_t pb_rand(uint64_t *s);
+
+#endif

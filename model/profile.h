@@ -1,0 +1,154 @@
+/*
+ * profile.h - the workload profile: everything the interval model needs to
+ * estimate a kernel on ANY GPU configuration, measured once from the warp
+ * stream (model/profiler.c) and saved to a versioned file
+ * (model/profile_io.c, format in docs/profile-format.md).
+ *
+ * Everything here is independent of the GPU design except where the design
+ * changes which accesses share a cache; those parts are measured for a grid
+ * of the parameters that matter (SM count, resident CTAs per SM, scheduler
+ * interleaving) and interpolated by the model.
+ *
+ * Per kernel:
+ *   - launch shape and resources (grid, block, registers, shared memory);
+ *   - instruction mix per op kind, thread-level and warp-level;
+ *   - coalescing: lines and sectors per memory op kind, shared-memory bank
+ *     cycles (32 banks of 4 B);
+ *   - representative warps: clusters of warps by behaviour, each with the
+ *     config-independent instruction sequence of its medoid (op kind, lines,
+ *     sectors, bank conflicts, distance back to the producers of its sources);
+ *   - L1 reuse histograms per (SM count, CTAs per SM, interleaving), and L2
+ *     reuse histograms over the whole workload per concurrency W;
+ *   - CTA clusters (by signature) with weights, and the warp streams of
+ *     sample CTAs for spatially sampled detailed simulation.
+ */
+#ifndef MODEL_PROFILE_H
+#define MODEL_PROFILE_H
+
+#include <stdint.h>
+
+#include "err.h"
+#include "isa.h"
+#include "reuse.h"
+#include "wstream.h"
+
+#define PROF_VERSION 1
+#define PROF_MAX_DEPS 3
+#define PROF_NO_DEP 0
+
+typedef enum { PROF_IL_LRR = 0, PROF_IL_GTO = 1, PROF_IL_COUNT } prof_interleave;
+extern const char *const prof_interleave_names[PROF_IL_COUNT];
+
+/* One instruction of a representative warp. */
+typedef struct prof_inst {
+    uint8_t op;        /* isa_op */
+    uint8_t lines;     /* 128 B lines touched (memory ops), capped at 255 */
+    uint8_t sectors;   /* 32 B sectors touched, capped at 255 */
+    uint8_t conflict;  /* shared memory: bank cycles (1 = conflict-free) */
+    uint8_t lanes;     /* active lanes */
+    uint8_t pad;
+    uint16_t dep[PROF_MAX_DEPS]; /* instructions back to each source's producer; 0 = none */
+} prof_inst;
+
+typedef struct prof_warp {
+    double weight;   /* how many warps of the kernel this one stands for */
+    uint32_t ninst;
+    prof_inst *inst;
+} prof_warp;
+
+typedef struct prof_l1hist {
+    uint32_t nsm;          /* SM count the CTA-to-SM assignment assumed */
+    uint32_t ctas_per_sm;  /* resident CTAs per SM */
+    uint32_t interleave;   /* prof_interleave */
+    rd_hist load;          /* global/local loads (sectors) */
+} prof_l1hist;
+
+typedef struct prof_l2hist {
+    uint32_t concurrency;  /* CTAs resident GPU-wide */
+    rd_hist all;           /* loads, stores, atomics (sectors), workload-wide history */
+} prof_l2hist;
+
+/* Per-CTA signature features used for clustering and sampling. */
+#define PROF_SIG(X)                      \
+    X(WARP_INSTS, "warp_insts")          \
+    X(MEM_INSTS, "mem_insts")            \
+    X(LINES, "lines")                    \
+    X(SECTORS, "sectors")                \
+    X(SHARED, "shared_insts")            \
+    X(ATOMICS, "atomics")                \
+    X(LANES, "thread_insts")             \
+    X(BRANCHES, "branches")
+
+typedef enum {
+#define X(id, n) PROF_SIG_##id,
+    PROF_SIG(X)
+#undef X
+    PROF_SIG_COUNT
+} prof_sig;
+extern const char *const prof_sig_names[PROF_SIG_COUNT];
+
+typedef struct prof_cluster {
+    double weight;                 /* CTAs in the cluster */
+    double mean[PROF_SIG_COUNT];   /* mean signature */
+    double cv_insts;               /* coefficient of variation of warp_insts inside */
+    uint32_t nsample;              /* sample CTAs from this cluster (in prof_kernel.sample) */
+} prof_cluster;
+
+typedef struct prof_kernel {
+    char name[256];
+    uint32_t grid[3], block[3];
+    uint32_t nregs, shmem_static, shmem_dynamic, binary_version;
+    uint64_t nctas;
+    uint32_t warps_per_cta;
+
+    double warp_insts, thread_insts;
+    double op_warps[ISA_OP_COUNT], op_lanes[ISA_OP_COUNT];
+    double op_lines[ISA_OP_COUNT], op_sectors[ISA_OP_COUNT]; /* memory ops */
+    double shared_bank_cycles;      /* sum of bank cycles over shared-memory insts */
+    double atomic_addr_serial;      /* sum over atomics of max lanes per address */
+    double footprint_lines;         /* distinct 128 B lines touched (global+local) */
+    double barriers_per_warp;       /* average */
+
+    uint32_t nwarps;                /* representative warps */
+    prof_warp *warps;
+
+    uint32_t nl1;
+    prof_l1hist *l1;
+
+    uint32_t nclusters;
+    prof_cluster *clusters;
+    /* Sample CTAs for detailed simulation, in CTA-index order. */
+    uint32_t nsample;
+    uint64_t *sample_index;
+    uint32_t *sample_cluster;
+    ws_cta *sample;
+    int sample_is_all;              /* 1: every CTA of the kernel is in sample[] */
+} prof_kernel;
+
+typedef struct profile {
+    char source[512];  /* workload name or trace path */
+    uint32_t size;
+    uint64_t seed;
+    uint32_t nkernels;
+    prof_kernel *k;
+    uint32_t nl2;      /* L2 histograms, per kernel: k * nl2 + j */
+    prof_l2hist *l2;
+    /* Mnemonic table shared by every sample CTA (ws_inst.opcode). */
+    uint32_t nopcodes;
+    char **opcodes;
+} profile;
+
+void prof_init(profile *p);
+void prof_free(profile *p);
+
+/* L2 histogram j of kernel k. */
+static inline prof_l2hist *prof_l2(const profile *p, uint32_t k, uint32_t j) { return &p->l2[(size_t)k * p->nl2 + j]; }
+
+/* A ws_kernel view of a profiled kernel (for occupancy and the simulator). */
+void prof_kernel_ws(const profile *p, const prof_kernel *pk, ws_kernel *out);
+
+/* ---- file format (profile_io.c) ---- */
+int prof_save(const profile *p, const char *path, ge_err *e);
+int prof_load(profile *p, const char *path, ge_err *e);
+
+#endif

@@ -1,0 +1,208 @@
+#include "reuse.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "u64set.h"
+
+int rd_bin_of(uint64_t d)
+{
+    if (d < RD_EXACT)
+        return (int)d;
+    int oct = 63 - __builtin_clzll(d); /* floor(log2 d) >= 4 */
+    int o = oct - 4;
+    if (o >= RD_OCTAVES)
+        return RD_BINS - 1;
+    /* position within the octave [2^oct, 2^(oct+1)) in RD_PER_OCTAVE steps */
+    uint64_t base = 1ULL << oct;
+    int sub = (int)(((d - base) * RD_PER_OCTAVE) >> oct);
+    return RD_EXACT + o * RD_PER_OCTAVE + sub;
+}
+
+double rd_bin_lo(int bin)
+{
+    if (bin < RD_EXACT)
+        return bin;
+    int o = (bin - RD_EXACT) / RD_PER_OCTAVE, sub = (bin - RD_EXACT) % RD_PER_OCTAVE;
+    double base = ldexp(1.0, o + 4);
+    return base + base * sub / RD_PER_OCTAVE;
+}
+
+double rd_bin_hi(int bin)
+{
+    if (bin < RD_EXACT)
+        return bin + 1;
+    return rd_bin_lo(bin) + ldexp(1.0, (bin - RD_EXACT) / RD_PER_OCTAVE + 4) / RD_PER_OCTAVE;
+}
+
+double rd_bin_distance(int bin)
+{
+    if (bin < RD_EXACT)
+        return bin;
+    return 0.5 * (rd_bin_lo(bin) + rd_bin_hi(bin) - 1);
+}
+
+/* ---- measurement ---- */
+
+typedef struct line_slot {
+    uint64_t key;      /* line + 1; 0 = empty */
+    uint32_t last;     /* time of the line's latest access (+1) */
+    uint32_t sec[RD_SECTORS]; /* time of each sector's latest touch (+1), 0 = never */
+} line_slot;
+
+typedef struct {
+    line_slot *slots;
+    size_t cap, count;
+} line_map;
+
+static line_slot *map_get(line_map *m, uint64_t line, ge_err *e)
+{
+    if ((m->count + 1) * 2 > m->cap) {
+        size_t ncap = m->cap ? m->cap * 2 : 4096;
+        line_slot *ns = calloc(ncap, sizeof *ns);
+        if (!ns) {
+            ge_errf(e, "out of memory (reuse map of %zu lines)", ncap);
+            return NULL;
+        }
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->slots[i].key)
+                continue;
+            size_t h = ge_hash64(m->slots[i].key) & (ncap - 1);
+            while (ns[h].key)
+                h = (h + 1) & (ncap - 1);
+            ns[h] = m->slots[i];
+        }
+        free(m->slots);
+        m->slots = ns;
+        m->cap = ncap;
+    }
+    uint64_t k = line + 1;
+    size_t h = ge_hash64(k) & (m->cap - 1);
+    while (m->slots[h].key && m->slots[h].key != k)
+        h = (h + 1) & (m->cap - 1);
+    if (!m->slots[h].key) {
+        memset(&m->slots[h], 0, sizeof m->slots[h]);
+        m->slots[h].key = k;
+        m->count++;
+    }
+    return &m->slots[h];
+}
+
+/* Fenwick tree over times 1..n. */
+static void fw_add(int32_t *t, size_t n, size_t i, int32_t v)
+{
+    for (; i <= n; i += i & (~i + 1))
+        t[i] += v;
+}
+
+static int64_t fw_sum(const int32_t *t, size_t i)
+{
+    int64_t s = 0;
+    for (; i > 0; i -= i & (~i + 1))
+        s += t[i];
+    return s;
+}
+
+int rd_measure(const rd_access *acc, size_t n, rd_hist *h, ge_err *e)
+{
+    return rd_measure_multi(acc, NULL, n, h, 1.0, e);
+}
+
+int rd_measure_multi(const rd_access *acc, const uint32_t *bucket, size_t n, rd_hist *hists, double scale,
+                     ge_err *e)
+{
+    if (n == 0)
+        return 0;
+    if (n >= UINT32_MAX - 1)
+        return ge_errf(e, "reuse stream too long (%zu accesses)", n);
+    int32_t *fw = calloc(n + 1, sizeof *fw);
+    if (!fw)
+        return ge_errf(e, "out of memory (reuse tree of %zu)", n);
+    line_map m = {0};
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = (uint32_t)i + 1;
+        line_slot *ls = map_get(&m, acc[i].line, e);
+        if (!ls) {
+            rc = -1;
+            break;
+        }
+        int64_t upto = fw_sum(fw, t - 1);
+        rd_hist *h = &hists[bucket ? bucket[i] : 0];
+        uint32_t smask = acc[i].sectors & ((1u << RD_SECTORS) - 1);
+        for (uint32_t s = smask; s; s &= s - 1) {
+            int b = __builtin_ctz(s);
+            uint32_t ps = ls->sec[b];
+            if (!ps) {
+                h->cold += scale;
+                continue;
+            }
+            int64_t d = upto - fw_sum(fw, ps);
+            if (ls->last > ps)
+                d -= 1; /* the line itself, touched since by another sector */
+            double sd = (d < 0 ? 0 : (double)d) * scale;
+            h->bin[rd_bin_of((uint64_t)(sd > 9e18 ? 9e18 : sd))] += scale;
+        }
+        for (uint32_t s = smask; s; s &= s - 1)
+            ls->sec[__builtin_ctz(s)] = t;
+        if (ls->last)
+            fw_add(fw, n, ls->last, -1);
+        fw_add(fw, n, t, 1);
+        ls->last = t;
+    }
+    free(m.slots);
+    free(fw);
+    return rc;
+}
+
+/* ---- hit rates ---- */
+
+/* P(hit | distance d) for `sets` sets of `ways` ways. */
+static double p_hit(double d, uint64_t lines, uint32_t sets)
+{
+    if (sets <= 1)
+        return d < (double)lines ? 1.0 : 0.0;
+    uint32_t ways = (uint32_t)(lines / sets);
+    if (ways == 0)
+        return 0.0;
+    if (d < ways)
+        return 1.0;
+    unsigned int nd = d > 4e9 ? 4000000000u : (unsigned int)llround(d);
+    return gsl_cdf_binomial_P(ways - 1, 1.0 / sets, nd);
+}
+
+double rd_hit_rate(const rd_hist *h, uint64_t lines, uint32_t sets)
+{
+    double tot = h->cold, hits = 0;
+    for (int b = 0; b < RD_BINS; b++) {
+        if (h->bin[b] == 0)
+            continue;
+        tot += h->bin[b];
+        if (b < RD_EXACT || sets > 1) {
+            hits += h->bin[b] * p_hit(rd_bin_distance(b), lines, sets);
+        } else {
+            /* fully associative: the part of the bin below the capacity */
+            double lo = rd_bin_lo(b), hi = rd_bin_hi(b);
+            double f = (lines <= lo) ? 0 : (lines >= hi) ? 1 : (lines - lo) / (hi - lo);
+            hits += h->bin[b] * f;
+        }
+    }
+    return tot > 0 ? hits / tot : 0.0;
+}
+
+double rd_total(const rd_hist *h)
+{
+    double t = h->cold;
+    for (int b = 0; b < RD_BINS; b++)
+        t += h->bin[b];
+    return t;
+}
+
+void rd_add(rd_hist *dst, const rd_hist *src, double w)
+{
+    dst->cold += w * src->cold;
+    for (int b = 0; b < RD_BINS; b++)
+        dst->bin[b] += w * src->bin[b];
+}
