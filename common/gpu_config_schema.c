@@ -37,7 +37,9 @@
         "write policy", "write_back"),                                                              \
     KSO(pre ".allocate", f.allocate, "on_miss|on_fill", "when a line is allocated", "on_miss"),     \
     KSO(pre ".write_allocate", f.write_allocate, "no_write_allocate|write_allocate",                \
-        "allocate on write miss?", "no_write_allocate")
+        "allocate on write miss?", "no_write_allocate"),                                            \
+    KIO(pre ".miss_queue_entries", f.miss_queue_entries, 0, 65536,                                  \
+        "misses queued for the next level (0 = not modelled)", 0)
 
 static const gcfg_key keys[] = {
     KS("name", name, NULL, "human-readable GPU name"),
@@ -122,7 +124,7 @@ static const gcfg_key keys[] = {
     KIO("dram.tRFC", dram.tRFC, 0, 100000, "refresh cycle time (0 = no refresh)", 0),
     KIO("dram.tREFI", dram.tREFI, 0, 1000000, "refresh interval (0 = no refresh)", 0),
 
-    KI("power.technology_nm", power.technology_nm, 7, 180, "process node, nm"),
+    KI("power.technology_nm", power.technology_nm, 3, 180, "process node, nm"),
     KF("power.temperature_k", power.temperature_k, 250, 400, "junction temperature, K"),
     KF("power.die_area_mm2", power.die_area_mm2, 1, 2000, "die area, mm^2"),
     KF("power.tdp_w", power.tdp_w, 1, 2000, "thermal design power, W"),
