@@ -115,12 +115,25 @@ int ggsi_putv(imp *im, const char *key, const char *val, const ggs_opt *src, ggs
         return ge_errf(im->e, "internal: importer writes unknown key %s", key);
     ge_err sub;
     if (gcfg_set(im->cfg, key, val, &sub)) {
+        /* gcfg_set says "config: key: msg"; the key is named below */
+        char pre[96];
+        snprintf(pre, sizeof pre, "config: %s: ", key);
+        if (!strncmp(sub.msg, pre, strlen(pre)))
+            memmove(sub.msg, sub.msg + strlen(pre), strlen(sub.msg + strlen(pre)) + 1);
         if (src)
             return ge_errf(im->e, "%s:%d: %s: cannot be used as %s: %s", src->file, src->vline, src->name, key,
                            sub.msg);
         return ge_errf(im->e, "%s: %s", im->mainfile, sub.msg);
     }
-    im->set[ggsi_key_index(k)] = 1;
+    int ki = ggsi_key_index(k);
+    im->set[ki] = 1;
+    if (src) {
+        im->loc[ki].file = src->file;
+        im->loc[ki].opt = src->name;
+        im->loc[ki].line = src->vline;
+    }
+    if (!src && kind == GGS_DEFAULTED)
+        return ggsi_say(im, kind, "%s = %s (%s)", key, val, why ? why : "default");
     if (src)
         return ggsi_say(im, kind, "%s = %s <- %s (%s:%d)%s%s", key, val, src->name, src->file, src->line, why ? "; " : "",
                    why ? why : "");
@@ -288,6 +301,7 @@ static int do_identity(imp *im, const arch_row **row)
             ggs_opt *o = ggs_opts_find(&im->opts, fallbacks[i]);
             if (o && ggs_parse_u32(o, o->value, &cc, im->e) == 0 && cc >= 10 && cc <= 200) {
                 src = o;
+                o->used = 1;
                 how = "no -gpgpu_compute_capability_major; taken from this option";
             }
         }
@@ -764,6 +778,11 @@ static int explain_invalid(imp *im, const ge_err *sub)
         }
     }
     const gcfg_key *k = gcfg_find_key(key);
+    if (k && im->loc[ggsi_key_index(k)].opt) {
+        const struct ggsi_loc *l = &im->loc[ggsi_key_index(k)];
+        return ge_errf(im->e, "%s:%d: %s: imported value is inconsistent: %s", l->file, l->line, l->opt,
+                       p ? p + 2 : sub->msg);
+    }
     if (k && !im->set[ggsi_key_index(k)])
         return ge_errf(im->e, "%s: imported config is inconsistent: %s (%s defaulted from %s)", im->mainfile,
                        p ? p + 2 : sub->msg, key, im->basepath);
@@ -835,8 +854,12 @@ int ggs_import(const ggs_input *in, size_t nin, gpu_config *cfg, ggs_report *rep
         memset(rep, 0, sizeof *rep);
     gcfg_keys(&im.nkeys);
     im.set = calloc(im.nkeys, 1);
-    if (!im.set)
+    im.loc = calloc(im.nkeys, sizeof *im.loc);
+    if (!im.set || !im.loc) {
+        free(im.set);
+        free(im.loc);
         return ge_errf(e, "out of memory");
+    }
     int rc = 0;
     for (size_t i = 0; i < nin && rc == 0; i++)
         rc = ggs_opts_parse(&im.opts, in[i].text, in[i].len, in[i].name, e) < 0 ? -1 : 0;
@@ -857,6 +880,7 @@ int ggs_import(const ggs_input *in, size_t nin, gpu_config *cfg, ggs_report *rep
     if (rc == 0)
         rc = round_trip(&im);
     free(im.set);
+    free(im.loc);
     ggs_opts_free(&im.opts);
     if (rc) {
         ggs_report_free(rep);

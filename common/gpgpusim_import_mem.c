@@ -110,7 +110,7 @@ static int parse_cache(const ggs_opt *o, gcache *g, ge_err *e)
             return -1;
         g->sector = ct == 'S';
         off = 1;
-    } else if (nf != 3) {
+    } else if (nf != 3 || isalpha((unsigned char)f[0][0])) {
         return bad(o, e, "geometry must be [<N|S>:]<sets>:<line bytes>:<ways>");
     }
     if (num(o, f[off], "sets", &g->nset, e) || num(o, f[off + 1], "line size", &g->line, e) ||
@@ -190,6 +190,20 @@ static int map_cache(imp *im, const char *optname, const char *pre, int may_be_a
             if (put_num(im, pre, zero[i], 0, o, GGS_MAPPED, "cache disabled ('none')"))
                 return -1;
         return 0;
+    }
+    /* The base config may not have this cache (e.g. no texture cache on
+     * Volta): then banks and latency have no default to inherit. */
+    const gcfg_key *kb = NULL;
+    {
+        char key[64];
+        snprintf(key, sizeof key, "%s.size_bytes", pre);
+        kb = gcfg_find_key(key);
+    }
+    if (kb && gcfg_get_num(im->cfg, kb) == 0) {
+        if (put_num(im, pre, "banks", 1, NULL, GGS_DEFAULTED, "1 (no bank count in the format; absent in the base)") ||
+            put_num(im, pre, "latency_cycles", im->cfg->l1d.latency_cycles ? im->cfg->l1d.latency_cycles : 1, NULL,
+                    GGS_DEFAULTED, "as l1d.latency_cycles (absent in the base)"))
+            return -1;
     }
     if (put_num(im, pre, "sets", g.nset, o, GGS_MAPPED, NULL) ||
         put_num(im, pre, "line_bytes", g.line, o, GGS_MAPPED, NULL) ||

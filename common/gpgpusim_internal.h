@@ -15,6 +15,10 @@ typedef struct imp {
     ge_err *e;
     size_t nkeys;
     unsigned char *set;   /* per schema key: written from the file */
+    struct ggsi_loc {     /* per schema key: the option it came from, if one */
+        const char *file, *opt;
+        int line;
+    } *loc;
     const char *basepath; /* "configs/v100.cfg": where defaults come from */
     const char *mainfile;
     double core_mhz, dram_mhz;
