@@ -55,9 +55,11 @@ static const unsigned required =
 int as_kernel_init(as_kernel *K, ge_err *e)
 {
     memset(K, 0, sizeof *K);
-    K->mn = calloc(AS_MN_SLOTS, sizeof *K->mn);
-    K->mn_len = calloc(AS_MN_SLOTS, sizeof *K->mn_len);
-    K->mn_op = calloc(AS_MN_SLOTS, sizeof *K->mn_op);
+    /* Not zeroed: only entries below nmn are ever read, and a calloc of
+     * this size would cost a memset per kernel. */
+    K->mn = malloc(AS_MN_SLOTS * sizeof *K->mn);
+    K->mn_len = malloc(AS_MN_SLOTS * sizeof *K->mn_len);
+    K->mn_op = malloc(AS_MN_SLOTS * sizeof *K->mn_op);
     K->hash_cap = 256;
     K->hash = calloc(K->hash_cap, sizeof *K->hash);
     if (!K->mn || !K->mn_len || !K->mn_op || !K->hash) {
@@ -69,10 +71,8 @@ int as_kernel_init(as_kernel *K, ge_err *e)
 
 void as_kernel_reset(as_kernel *K)
 {
-    for (uint32_t i = 0; i < K->nmn; i++) {
+    for (uint32_t i = 0; i < K->nmn; i++)
         free(K->mn[i]);
-        K->mn[i] = NULL;
-    }
     K->nmn = 0;
     if (K->hash)
         memset(K->hash, 0, K->hash_cap * sizeof *K->hash);
@@ -118,7 +118,7 @@ static int dec(const char **ps, uint64_t max, uint64_t *out)
     uint64_t v = 0;
     for (; *s >= '0' && *s <= '9'; s++) {
         unsigned d = (unsigned)(*s - '0');
-        if (v > (max - d) / 10)
+        if (d > max || v > (max - d) / 10)
             return -1;
         v = v * 10 + d;
     }

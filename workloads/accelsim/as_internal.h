@@ -78,8 +78,9 @@ typedef struct as_kernel {
     char *name, *nvbit;
     const as_family *fam;
     uint32_t warps_per_cta;
-    /* Interned mnemonics: mn[i] for i < nmn.  mn has 65536 slots (the range
-     * of ws_inst.opcode), so its address never changes. */
+    /* Interned mnemonics: mn[i] for i < nmn (entries beyond are not
+     * initialised).  mn has 65536 slots (the range of ws_inst.opcode), so
+     * its address never changes while the kernel is read. */
     char **mn;
     uint32_t *mn_len;
     uint8_t *mn_op;

@@ -243,7 +243,7 @@ static const as_sass *find_base(const as_family *f, const char *s, size_t n)
 {
     for (const as_sass *const *t = f->tables; *t; t++)
         for (const as_sass *x = *t; x->name; x++)
-            if (strncmp(x->name, s, n) == 0 && x->name[n] == 0)
+            if (x->name[0] == s[0] && strncmp(x->name, s, n) == 0 && x->name[n] == 0)
                 return x;
     return NULL;
 }

@@ -93,7 +93,7 @@ static inline int rd_dec(const char **pp, uint64_t max, uint64_t *out)
     uint64_t v = 0;
     while (*p >= '0' && *p <= '9') {
         unsigned d = (unsigned)(*p - '0');
-        if (v > (max - d) / 10)
+        if (d > max || v > (max - d) / 10)
             return -1;
         v = v * 10 + d;
         p++;
