@@ -43,6 +43,8 @@ static int fma_run(gpurt *dev, const wl_params *p, ge_err *e)
     wl_rng r;
     wl_rng_seed(&r, c.seed, 17);
     float a = wl_rng_float(&r, 0.9f, 0.999f), b = wl_rng_float(&r, 0.001f, 1.0f);
+    wl_note_input(&c, &a, sizeof a);
+    wl_note_input(&c, &b, sizeof b);
     if (!(dout = wl_alloc(&c, (size_t)n * sizeof *out)))
         goto out;
     void *args[] = {&dout, &iters, &a, &b};

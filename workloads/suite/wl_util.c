@@ -146,6 +146,12 @@ int wl_h2d(wl_ctx *c, gpurt_ptr dst, const void *src, size_t bytes)
     return 0;
 }
 
+void wl_note_input(wl_ctx *c, const void *value, size_t bytes)
+{
+    if (c->hooks)
+        digest(&c->hooks->in_digest, value, bytes);
+}
+
 gpurt_ptr wl_upload(wl_ctx *c, const void *src, size_t bytes)
 {
     gpurt_ptr d = wl_alloc(c, bytes);

@@ -76,6 +76,9 @@ gpurt_ptr wl_alloc(wl_ctx *c, size_t bytes);
 /* Device buffer initialised from host memory; 0 on failure. */
 gpurt_ptr wl_upload(wl_ctx *c, const void *src, size_t bytes);
 int wl_h2d(wl_ctx *c, gpurt_ptr dst, const void *src, size_t bytes);
+/* Count a scalar kernel argument made from the seed as an input (for the
+ * input digest; uploads are counted automatically). */
+void wl_note_input(wl_ctx *c, const void *value, size_t bytes);
 int wl_download(wl_ctx *c, void *dst, gpurt_ptr src, size_t bytes);
 int wl_launch(wl_ctx *c, const char *kernel, gpurt_dim3 grid, gpurt_dim3 block, uint32_t dyn_shmem, void **args);
 /* Device error (gpurt_error) into c->e; returns -1. */

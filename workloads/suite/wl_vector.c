@@ -65,6 +65,7 @@ static int saxpy_run(gpurt *dev, const wl_params *p, ge_err *e)
     wl_rng r;
     wl_rng_seed(&r, c.seed, 2);
     float alpha = wl_rng_float(&r, 0.5f, 2.0f);
+    wl_note_input(&c, &alpha, sizeof alpha);
     for (uint32_t i = 0; i < n; i++) {
         x[i] = wl_rng_float(&r, -1.0f, 1.0f);
         y[i] = wl_rng_float(&r, -1.0f, 1.0f);
