@@ -835,7 +835,13 @@ static void default_name(imp *im)
             d--;
         snprintf(dir, sizeof dir, "%.*s", (int)(slash - d), d);
     }
-    snprintf(im->cfg->name, sizeof im->cfg->name, "%s (imported from GPGPU-Sim)", dir[0] ? dir : base);
+    if (!dir[0]) { /* "SM7_QV100.config" -> "SM7_QV100" */
+        snprintf(dir, sizeof dir, "%s", base);
+        size_t n = strlen(dir);
+        if (n > 7 && !strcmp(dir + n - 7, ".config"))
+            dir[n - 7] = 0;
+    }
+    snprintf(im->cfg->name, sizeof im->cfg->name, "%s (imported from GPGPU-Sim)", dir);
     size_t n;
     im->set[ggsi_key_index(gcfg_find_key("name"))] = 1;
     (void)gcfg_keys(&n);

@@ -413,7 +413,12 @@ int gcfg_load_string(const char *text, const char *name, gpu_config *cfg, ge_err
 /* Floats always get a decimal point so libconfig reads them back as floats. */
 static void fmt_float(char *buf, size_t cap, double v)
 {
-    snprintf(buf, cap, "%.10g", v);
+    /* the shortest %g that reads back exactly, so load(write(cfg)) == cfg */
+    for (int prec = 10; prec <= 17; prec++) {
+        snprintf(buf, cap, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
     if (!strpbrk(buf, ".eEn"))
         strncat(buf, ".0", cap - strlen(buf) - 1);
 }
@@ -439,6 +444,25 @@ static int split_group(const char *path, char comps[][32], int max)
     return n;
 }
 
+/* A libconfig string literal: quotes, backslashes and control characters escaped. */
+static void quote_str(char *buf, size_t cap, const char *s)
+{
+    size_t n = 0;
+    buf[n++] = '"';
+    for (; *s && n + 6 < cap; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f) {
+            n += (size_t)snprintf(buf + n, cap - n, "\\x%02x", c);
+            continue;
+        }
+        if (c == '"' || c == '\\')
+            buf[n++] = '\\';
+        buf[n++] = (char)c;
+    }
+    buf[n++] = '"';
+    buf[n] = 0;
+}
+
 void gcfg_write(const gpu_config *cfg, FILE *out)
 {
     size_t n;
@@ -460,9 +484,9 @@ void gcfg_write(const gpu_config *cfg, FILE *out)
         }
         const char *leaf = strrchr(k->path, '.');
         leaf = leaf ? leaf + 1 : k->path;
-        char val[80];
+        char val[600];
         if (k->type == GCFG_STRING)
-            snprintf(val, sizeof val, "\"%s\"", gcfg_get_str(cfg, k));
+            quote_str(val, sizeof val, gcfg_get_str(cfg, k));
         else if (k->type == GCFG_INT)
             snprintf(val, sizeof val, "%.0f", gcfg_get_num(cfg, k));
         else
