@@ -13,7 +13,8 @@
 #define GPUEST_COMMANDS(X)                                                         \
     X(stats, "per-kernel statistics of a trace or workload (mix, SIMD eff., coalescing)") \
     X(config, "show, check or import GPU configurations")                        \
-    X(cacti, "SRAM/cache energy, delay, area and leakage (CACTI cache.cfg input)")
+    X(cacti, "SRAM/cache energy, delay, area and leakage (CACTI cache.cfg input)") \
+    X(power, "power model of a config: energy per event, leakage; power from activity CSV")
 
 #define X(name, help) int cmd_##name(int argc, char **argv);
 GPUEST_COMMANDS(X)
