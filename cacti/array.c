@@ -27,8 +27,6 @@
  */
 #include <math.h>
 #include <string.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "cacti_int.h"
 
@@ -43,8 +41,7 @@ static int log2i(long v)
     return v > 0 ? cacti_ilog2((uint64_t)v) : 0;
 }
 
-int cacti_dp_init(const cacti_req *rq, double nspd, int ndwl, int ndbl, int ndcm, int ndsam1,
-                  int ndsam2, cacti_dp *dp)
+int cacti_dp_rows(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti_dp *dp)
 {
     const cacti_spec *s = rq->spec;
     const cacti_tech *t = rq->t;
@@ -66,9 +63,6 @@ int cacti_dp_init(const cacti_req *rq, double nspd, int ndwl, int ndbl, int ndcm
     dp->nspd = nspd;
     dp->ndwl = ndwl;
     dp->ndbl = ndbl;
-    dp->ndcm = ndcm;
-    dp->ndsam1 = ndsam1;
-    dp->ndsam2 = ndsam2;
     dp->rows = (int)rows;
     dp->cols = (int)cols;
     dp->tagbits = rq->tagbits;
@@ -90,7 +84,19 @@ int cacti_dp_init(const cacti_req *rq, double nspd, int ndwl, int ndbl, int ndcm
         dp->cell_w = t->sram_b_w;
     double vs = 0.05 * t->cell.Vdd;
     dp->v_b_sense = vs > V_SENSE_MIN ? vs : V_SENSE_MIN;
+    return 1;
+}
 
+int cacti_dp_init(const cacti_req *rq, double nspd, int ndwl, int ndbl, int ndcm, int ndsam1,
+                  int ndsam2, cacti_dp *dp)
+{
+    const cacti_spec *s = rq->spec;
+    if (!cacti_dp_rows(rq, nspd, ndwl, ndbl, dp))
+        return 0;
+    int A = rq->assoc;
+    dp->ndcm = ndcm;
+    dp->ndsam1 = ndsam1;
+    dp->ndsam2 = ndsam2;
     dp->num_mats_h = ndwl / 2;
     dp->num_mats_v = ndbl / 2;
     dp->num_mats = dp->num_mats_h * dp->num_mats_v;
@@ -150,14 +156,14 @@ int cacti_dp_init(const cacti_req *rq, double nspd, int ndwl, int ndbl, int ndcm
     return 1;
 }
 
-int cacti_arr_eval(const cacti_req *rq, const cacti_dp *dp, cacti_arr *a)
+int cacti_arr_eval(const cacti_req *rq, const cacti_dp *dp, cacti_matcache *mc, cacti_arr *a)
 {
     const cacti_tech *t = rq->t;
     const cacti_spec *s = rq->spec;
     cacti_mat m;
     memset(a, 0, sizeof *a);
     a->dp = *dp;
-    if (!cacti_mat_build(t, dp, &m))
+    if (!cacti_mat_build(t, dp, mc, &m))
         return 0;
     int ports_addr = dp->rwp + dp->erp + dp->ewp;
     int ports_in = dp->rwp + dp->ewp, ports_out = dp->rwp + dp->erp;
@@ -170,20 +176,24 @@ int cacti_arr_eval(const cacti_req *rq, const cacti_dp *dp, cacti_arr *a)
      * a read or a write switches all of it */
     int dbus = din > dout ? din : dout;
 
-    cacti_htree b_add, b_din, b_dout;
-    cacti_htree_make(t, CACTI_HT_IN, 0, m.w, m.h, dp->num_mats_h, dp->num_mats_v, addr, din, dout, addr, &b_add);
-    cacti_htree_make(t, CACTI_HT_IN, 0, m.w, m.h, dp->num_mats_h, dp->num_mats_v, addr, din, dout, dbus, &b_din);
-    cacti_htree_make(t, CACTI_HT_OUT, 0, m.w, m.h, dp->num_mats_h, dp->num_mats_v, addr, din, dout, dbus, &b_dout);
+    /* every tree of a level has the same geometry: build one bit, scale by width */
+    cacti_htree unit_in, unit_out, b_add, b_din, b_dout;
+    cacti_htree_make(t, CACTI_HT_IN, 0, m.w, m.h, dp->num_mats_h, dp->num_mats_v, addr, din, dout, 1, &unit_in);
+    cacti_htree_make(t, CACTI_HT_OUT, 0, m.w, m.h, dp->num_mats_h, dp->num_mats_v, addr, din, dout, 1, &unit_out);
+    cacti_htree_scale(&unit_in, addr, &b_add);
+    cacti_htree_scale(&unit_in, dbus, &b_din);
+    cacti_htree_scale(&unit_out, dbus, &b_dout);
     double bank_w = b_din.w, bank_h = b_din.h;
 
     int nb = (int)s->banks;
     int lb = log2i(nb);
     int nbv = 1 << ((bank_h > bank_w) ? lb / 2 : lb - lb / 2);
     int nbh = nb / nbv;
-    cacti_htree u_add, u_din, u_dout;
-    cacti_htree_make(t, CACTI_HT_IN, 1, bank_w, bank_h, nbh, nbv, addr, din, dout, addr, &u_add);
-    cacti_htree_make(t, CACTI_HT_IN, 1, bank_w, bank_h, nbh, nbv, addr, din, dout, dbus, &u_din);
-    cacti_htree_make(t, CACTI_HT_OUT, 1, bank_w, bank_h, nbh, nbv, addr, din, dout, dbus, &u_dout);
+    cacti_htree unit_u, u_add, u_din, u_dout;
+    cacti_htree_make(t, CACTI_HT_IN, 1, bank_w, bank_h, nbh, nbv, addr, din, dout, 1, &unit_u);
+    cacti_htree_scale(&unit_u, addr, &u_add);
+    cacti_htree_scale(&unit_u, dbus, &u_din);
+    cacti_htree_scale(&unit_u, dbus, &u_dout);
 
     /* delays */
     double to_mat = u_add.delay + b_add.delay;
@@ -214,12 +224,6 @@ int cacti_arr_eval(const cacti_req *rq, const cacti_dp *dp, cacti_arr *a)
     a->e_write = a->e_read - m.e_bitline_rd * act + m.e_bitline_wr * act - route_rd + route_wr +
                  b_din.dyn - b_dout.dyn - m.e_sa * act;
     /* leakage of one bank + routing */
-    if (getenv("CACTI_DEBUG"))
-        fprintf(stderr, "org %dx%d spd=%g cm=%d sa=%dx%d act=%d rows=%d cols=%d | mat: rd=%.4g blrd=%.4g blwr=%.4g sa=%.4g outdrv=%.4g rowdec=%.4g predec=%.4g | bank add=%.4g din=%.4g dout=%.4g | uca add=%.4g din=%.4g dout=%.4g | R=%.4g W=%.4g t=%.4g (to_mat %.3g rowp %.3g out %.3g)\n",
-                dp->ndwl, dp->ndbl, dp->nspd, dp->ndcm, dp->ndsam1, dp->ndsam2, act, dp->rows, dp->cols,
-                m.e_read*1e9, m.e_bitline_rd*1e9, m.e_bitline_wr*1e9, m.e_sa*1e9, m.e_outdrv*1e9, m.e_rowdec*1e9, m.e_predec_row*1e9,
-                b_add.dyn*1e9, b_din.dyn*1e9, b_dout.dyn*1e9, u_add.dyn*1e9, u_din.dyn*1e9, u_dout.dyn*1e9, a->e_read*1e9, a->e_write*1e9,
-                a->access_time*1e9, to_mat*1e9, m.d_row_path*1e9, a->delay_outdrv_to_out*1e9);
     a->leak = m.leak * dp->num_mats + u_add.leak + u_din.leak + u_dout.leak;
     a->gleak = m.gleak * dp->num_mats + u_add.gleak + u_din.gleak + u_dout.gleak;
     a->height = u_din.h;
@@ -227,4 +231,129 @@ int cacti_arr_eval(const cacti_req *rq, const cacti_dp *dp, cacti_arr *a)
     a->area = a->height * a->width;
     a->cell_area = m.cell_area * dp->num_mats * nb;
     return 1;
+}
+
+int cacti_group_prep(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti_matcache *mc,
+                     cacti_gbound *gb)
+{
+    const cacti_tech *t = rq->t;
+    const cacti_spec *s = rq->spec;
+    cacti_dp dp;
+    if (!cacti_dp_rows(rq, nspd, ndwl, ndbl, &dp))
+        return 0;
+    const cacti_matrow *R = cacti_matrow_get(t, &dp, mc);
+    int nh = ndwl / 2, nv = ndbl / 2, A = rq->assoc;
+    /* trees over mats no smaller than their cells, row decoders and sense amps */
+    double big = 1e9;
+    double h_per = cacti_fold_width(t, t->w_pch, big) + cacti_fold_width(t, t->w_eq, big) + cacti_sa_height(t, big);
+    int allp = dp.rwp + dp.erp + dp.ewp;
+    double w_rowdec = R->row_dec.area * dp.rows * allp / R->sub_h;
+    double mat_w = 2.0 * R->sub_w + 2.0 * w_rowdec, mat_h = 2.0 * R->sub_h + 2.0 * h_per;
+    int ports_out = dp.rwp + dp.erp, ports_in = dp.rwp + dp.ewp;
+    int do_port = rq->is_tag ? A : rq->out_w, di_port = rq->is_tag ? rq->tagbits : rq->out_w + A;
+    int din = di_port * ports_in, dout = do_port * ports_out;
+    int dbus = dout > din ? dout : din;
+    /* in-bank trees with their node gates over the smallest mats */
+    cacti_htree bi, bo, ut, ut2;
+    cacti_htree_make(t, CACTI_HT_IN, 0, mat_w, mat_h, nh, nv, 0, din, dout, 1, &bi);
+    cacti_htree_make(t, CACTI_HT_OUT, 0, mat_w, mat_h, nh, nv, 0, din, dout, 1, &bo);
+    int nb = (int)s->banks, lb = log2i(nb);
+    double bw = nh * mat_w, bh = nv * mat_h;
+    /* the bank arrangement depends on the bank's aspect: take the cheaper of both */
+    int v1 = 1 << (lb / 2), v2 = 1 << (lb - lb / 2);
+    cacti_htree_wires(t, bw, bh, nb / v1, v1, &ut);
+    cacti_htree_wires(t, bw, bh, nb / v2, v2, &ut2);
+    if (ut2.delay < ut.delay)
+        ut.delay = ut2.delay;
+    if (ut2.dyn < ut.dyn)
+        ut.dyn = ut2.dyn;
+    gb->t_in = bi.delay + ut.delay;
+    gb->t_out = bo.delay + ut.delay + R->wire_d;
+    gb->t_row = R->row_pre.delay + R->row_dec.delay;
+    gb->e_tree = dbus * (bo.dyn + ut.dyn);
+    gb->e_mat_fixed = R->row_dec.dyn * 4.0 + R->row_pre.dyn + R->bl_pre_drv.pw.dyn * 4.0;
+
+    /* a bound for every mux choice at once: bitline and sense amp with the
+     * smallest (unfolded) mux/sense-amp loads, output stages driven by steps,
+     * the fewest active mats, at least half the output through sense amps */
+    const cacti_dev *pd = &t->peri, *cd = &t->cell;
+    double C_iso = cacti_drain_c(t, pd, t->w_iso, CACTI_PCH, 1, 0, big);
+    double C_latch = cacti_gate_c(pd, t->w_sense_p + t->w_sense_n) +
+                     cacti_drain_c(t, pd, t->w_sense_n, CACTI_NCH, 1, 0, big) +
+                     cacti_drain_c(t, pd, t->w_sense_p, CACTI_PCH, 1, 0, big);
+    double C_smx = cacti_drain_c(t, pd, t->w_sa_mux, CACTI_NCH, 1, 0, big);
+    double R_iso = cacti_ron(pd, t->w_iso, CACTI_PCH, 1);
+    double R_pd = cacti_ron(cd, t->cell_n_w, CACTI_NCH, 1), R_acc = cacti_ron(cd, t->cell_a_w, CACTI_NCH, 1);
+    double tau = (R_pd + R_acc) * (R->C_bl + C_iso + C_latch + C_smx) + R->R_bl * R->C_bl / 2.0 +
+                 R_iso * (C_iso + C_latch + C_smx);
+    double vbs = dp.v_b_sense, vcell = cd->Vdd;
+    double tstep = tau * log(t->vbitpre / (t->vbitpre - vbs));
+    double wl_rise = R->row_dec.out_rise > 0 ? R->row_dec.out_rise : 1e-15;
+    double mslope = vcell / wl_rise, vov = vcell - cd->Vth, d_bl;
+    if (tstep <= 0.5 * vov / mslope)
+        d_bl = sqrt(2.0 * tstep * vov / mslope);
+    else
+        d_bl = tstep + vov / (2.0 * mslope);
+    double d_sa = (C_latch + C_iso + C_smx) / t->gm_sa * log(pd->Vdd / vbs);
+    double wmin = t->min_w_nmos, r = pd->n2p;
+    double rd_m = cacti_ron(pd, t->w_sa_mux, CACTI_NCH, 1), rd_i = cacti_ron(pd, wmin, CACTI_NCH, 1);
+    double c_inv = cacti_drain_c(t, pd, wmin, CACTI_NCH, 1, 1, t->cell_h_def) +
+                   cacti_drain_c(t, pd, r * wmin, CACTI_PCH, 1, 1, t->cell_h_def);
+    double g_inv = cacti_gate_c(pd, wmin * (1 + r));
+    double d_out = cacti_horowitz(0, rd_m * (C_smx + g_inv), 0.5, 0.5, 1) +
+                   cacti_horowitz(0, rd_i * (c_inv + g_inv), 0.5, 0.5, 1) +
+                   cacti_horowitz(0, rd_i * (c_inv + C_smx), 0.5, 0.5, 1) +
+                   cacti_horowitz(0, rd_m * (C_smx + cacti_gate_c(pd, t->rep_h.size * R->rep_n * wmin * (1 + r))),
+                                  0.5, 0.5, 1);
+    gb->t_lb = gb->t_in + gb->t_row + d_bl + d_sa + d_out + gb->t_out;
+    long do_sub = rq->is_tag ? (long)rq->tagbits * A : (long)rq->out_w;
+    int deg_min = (!rq->is_tag && A > 1) ? A : 1;
+    long act = (long)floor((double)do_sub * deg_min / (4.0 * dp.cols));
+    if (act < 1)
+        act = 1;
+    double e_mat = R->C_bl * 2.0 * vbs * vcell * 4.0 * R->cols + gb->e_mat_fixed;
+    double c_sa = cacti_gate_c(pd, t->w_sense_p + t->w_sense_n);
+    double half_out = rq->is_tag ? 0.0 : 0.5 * rq->out_w;
+    gb->e_lb = act * e_mat + half_out * (R->wire_e + c_sa * pd->Vdd * pd->Vdd) + gb->e_tree;
+    gb->c_fixed = R->row_dec.delay + R->d_wl_reset + R->d_bl_restore;
+    double cyc = gb->c_fixed + d_bl + d_sa;
+    gb->c_lb = cyc > R->row_pre.delay ? cyc : R->row_pre.delay;
+    return 1;
+}
+
+void cacti_split_bound(const cacti_req *rq, const cacti_dp *dp, cacti_matcache *mc, const cacti_gbound *gb,
+                       double *t_lb, double *e_lb, double *c_lb)
+{
+    const cacti_matrow *R = cacti_matrow_get(rq->t, dp, mc);
+    const cacti_muxdec *bm, *s1, *s2;
+    cacti_matcore c;
+    cacti_mat_core(rq->t, dp, R, &c);
+    double before = gb->t_row + c.d_bitline + c.d_sa, e_mux = 0.0;
+    double cyc = gb->c_fixed + c.d_bitline + c.d_sa;
+    if (R->row_pre.delay > cyc)
+        cyc = R->row_pre.delay;
+    if (cacti_mux_get(rq->t, dp, mc, &bm, &s1, &s2)) {
+        if (bm->pre.delay > cyc)
+            cyc = bm->pre.delay;
+        if (s1->pre.delay > cyc)
+            cyc = s1->pre.delay;
+        if (s2->pre.delay > cyc)
+            cyc = s2->pre.delay;
+        double colp = bm->pre.delay + bm->dec.delay + c.d_sa;
+        double sa1 = (s1->pre.delay > s1->way.delay ? s1->pre.delay : s1->way.delay) + s1->dec.delay;
+        double sa2 = s2->pre.delay + s2->dec.delay;
+        if (colp > before)
+            before = colp;
+        if (sa1 > before)
+            before = sa1;
+        if (sa2 > before)
+            before = sa2;
+        e_mux = bm->pre.dyn + bm->dec.dyn + s1->pre.dyn + s1->dec.dyn + s2->pre.dyn + s2->dec.dyn;
+    }
+    int nsa = R->cols / dp->ndcm > 0 ? R->cols / dp->ndcm : 1;
+    *t_lb = gb->t_in + before + c.d_out + gb->t_out;
+    double e_mat = gb->e_mat_fixed + e_mux + c.e_col_rd * 4.0 * R->cols + c.e_sa_one * nsa * 4.0 +
+                   (c.out_e + R->wire_e) * dp->num_do_b_mat;
+    *e_lb = dp->num_act_mats * e_mat + gb->e_tree;
+    *c_lb = cyc;
 }

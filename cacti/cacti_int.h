@@ -244,7 +244,58 @@ typedef struct cacti_mat {
     double d_row_predec, d_max_predec;
 } cacti_mat;
 
-int cacti_mat_build(const cacti_tech *t, const cacti_dp *dp, cacti_mat *m);
+/* The part of a mat fixed by (rows, cols, cell): shared by all mux choices. */
+typedef struct cacti_matrow {
+    int rows, cols;                  /* cols incl. ECC */
+    double cw, ch;
+    double sub_w, sub_h, C_wl, R_wl, C_bl, R_bl;
+    cacti_dec row_dec;
+    cacti_predec row_pre;
+    cacti_driver bl_pre_drv;
+    double d_wl_reset, d_bl_restore;
+    double wire_d, wire_e, wire_l, wire_gl, rep_n, rep_area;
+    double leak_cell, gleak_cell;    /* per cell */
+    double cell_area;                /* all cells of a mat */
+} cacti_matrow;
+
+typedef struct cacti_muxdec {
+    int valid;
+    cacti_dec dec;
+    cacti_predec pre, way;
+} cacti_muxdec;
+
+/* Memo of mat parts during one organisation search (see mat.c). */
+#define CACTI_RC_SLOTS 32
+typedef struct cacti_matcache {
+    int row_valid;
+    cacti_matrow row;
+    int pre_rows[CACTI_RC_SLOTS];        /* row predecoders by row count (0 = empty) */
+    cacti_predec pre[CACTI_RC_SLOTS];
+    int dec_cols[CACTI_RC_SLOTS];        /* wordline drivers and precharge drivers by columns */
+    double dec_cw[CACTI_RC_SLOTS];
+    cacti_dec dec[CACTI_RC_SLOTS];
+    cacti_driver blpre[CACTI_RC_SLOTS];
+    int mux_cols;                        /* columns the mux decoders below were built for */
+    double mux_cw, mux_ch;
+    cacti_muxdec bmux[10];
+    cacti_muxdec sa1[20][10];
+    cacti_muxdec sa2[20][10];
+} cacti_matcache;
+
+int cacti_mat_build(const cacti_tech *t, const cacti_dp *dp, cacti_matcache *mc, cacti_mat *m);
+const cacti_matrow *cacti_matrow_get(const cacti_tech *t, const cacti_dp *dp, cacti_matcache *mc);
+/* The column-mux and sense-amp-mux decoders of dp (call cacti_matrow_get first). */
+int cacti_mux_get(const cacti_tech *t, const cacti_dp *dp, cacti_matcache *mc, const cacti_muxdec **bm,
+                  const cacti_muxdec **s1, const cacti_muxdec **s2);
+
+/* Bitline, sense amplifier and output-driver figures of one mux choice. */
+typedef struct cacti_matcore {
+    double d_bitline, d_sa, d_out;
+    double e_col_rd, e_col_wr;   /* per column of a subarray */
+    double e_sa_one;             /* per sense amplifier */
+    double out_e;                /* output driver stages, per bit */
+} cacti_matcore;
+void cacti_mat_core(const cacti_tech *t, const cacti_dp *dp, const cacti_matrow *R, cacti_matcore *c);
 
 /* ---- comparators (comparator.c) ---- */
 typedef struct cacti_cmp {
@@ -268,6 +319,11 @@ enum { CACTI_HT_IN = 0, CACTI_HT_OUT = 1 };
 void cacti_htree_make(const cacti_tech *t, int dir, int uca, double leaf_w, double leaf_h,
                       int nh, int nv, int addr_bits, int din_bits, int dout_bits, int bits,
                       cacti_htree *ht);
+/* Same tree without the node gates (a lower bound on delay and energy). */
+void cacti_htree_wires(const cacti_tech *t, double leaf_w, double leaf_h, int nh, int nv,
+                       cacti_htree *ht);
+/* Scale a tree built for 1 bit to `bits` bits. */
+void cacti_htree_scale(const cacti_htree *unit, int bits, cacti_htree *out);
 
 /* ---- one array organisation (array.c) ---- */
 typedef struct cacti_arr {
@@ -292,11 +348,30 @@ typedef struct cacti_req {
 /* Fill dp for a candidate partition; 0 if the partition is not valid. */
 int cacti_dp_init(const cacti_req *rq, double nspd, int ndwl, int ndbl, int ndcm, int ndsam1,
                   int ndsam2, cacti_dp *dp);
-int cacti_arr_eval(const cacti_req *rq, const cacti_dp *dp, cacti_arr *a);
+int cacti_arr_eval(const cacti_req *rq, const cacti_dp *dp, cacti_matcache *mc, cacti_arr *a);
+/* Fill the mux-independent part of dp (rows, cols, cell); 0 if invalid. */
+int cacti_dp_rows(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti_dp *dp);
+/* Lower bounds for the branch-and-bound search (partition.c): the part of
+ * the access time and read energy fixed by (nspd, ndwl, ndbl), and the full
+ * bound of one mux choice. */
+typedef struct cacti_gbound {
+    double t_in, t_out;  /* H-tree wires in and out (out includes the subarray output wire) */
+    double t_row;        /* row predecode + decode */
+    double e_tree;       /* data bus over the H-tree wires */
+    double e_mat_fixed;  /* per active mat: wordline drivers, row predecoder, precharge drivers */
+    double c_fixed;      /* wordline decode + reset + bitline restore */
+    double t_lb, e_lb, c_lb; /* bounds valid for every mux choice of the partition */
+} cacti_gbound;
+int cacti_group_prep(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti_matcache *mc,
+                     cacti_gbound *gb);
+void cacti_split_bound(const cacti_req *rq, const cacti_dp *dp, cacti_matcache *mc, const cacti_gbound *gb,
+                       double *t_lb, double *e_lb, double *c_lb);
 int cacti_cam_eval(const cacti_req *rq, int ndbl, cacti_arr *a);
 
 /* ---- search (partition.c) ---- */
 cacti_status cacti_search(const cacti_spec *spec, const cacti_tech *t, cacti_result *res);
+/* Same, optionally forcing the exhaustive search (tests compare both). */
+cacti_status cacti_search_ex(const cacti_spec *spec, const cacti_tech *t, cacti_result *res, int exhaustive);
 
 /* ---- errors (memo.c) ---- */
 cacti_status cacti_fail(cacti_status st, const char *fmt, ...) CACTI_PRINTF(2, 3);

@@ -31,7 +31,7 @@ typedef struct {
 
 /* NAND (input tree) or tri-state buffer (output tree) at a tree node driving
  * a branch whose repeater has size s2. */
-static void node_gate(walk *w, double s1, double s2)
+static void node_gate(walk *w, double s1, double s2, double nw)
 {
     const cacti_tech *t = w->t;
     const cacti_dev *d = &t->peri;
@@ -49,8 +49,8 @@ static void node_gate(walk *w, double s1, double s2)
                   (2 * cacti_drain_c(t, d, pton * ns * wp, CACTI_PCH, 1, 1, h) +
                    cacti_drain_c(t, d, ns * wn, CACTI_NCH, 1, 1, h) + 2 * cacti_gate_c(d, s2 * (wn + wp))) *
                   v2;
-        w->leak += cacti_isub(d, wn * ns * 2, wp * ns * 2, 2, CACTI_G_NAND) * d->Vdd;
-        w->gleak += cacti_ig(d, wn * ns * 2, wp * ns * 2, 2, CACTI_G_NAND) * d->Vdd;
+        w->leak += cacti_isub(d, wn * ns * 2, wp * ns * 2, 2, CACTI_G_NAND) * d->Vdd * nw;
+        w->gleak += cacti_ig(d, wn * ns * 2, wp * ns * 2, 2, CACTI_G_NAND) * d->Vdd * nw;
     } else {
         double size = s1 * (1 + pton) / (3 + 3 * pton);
         if (size < 1)
@@ -71,11 +71,11 @@ static void node_gate(walk *w, double s1, double s2)
         w->leak += (cacti_isub(d, wn * tr * 2, wp * tr * 2, 1, CACTI_G_INV) +
                     cacti_isub(d, wn * size * 3, wp * size * 3, 2, CACTI_G_NAND) +
                     cacti_isub(d, wn * size * 3, wp * size * 3, 2, CACTI_G_NOR)) *
-                   d->Vdd;
+                   d->Vdd * nw;
         w->gleak += (cacti_ig(d, wn * tr * 2, wp * tr * 2, 1, CACTI_G_INV) +
                      cacti_ig(d, wn * size * 3, wp * size * 3, 2, CACTI_G_NAND) +
                      cacti_ig(d, wn * size * 3, wp * size * 3, 2, CACTI_G_NOR)) *
-                    d->Vdd;
+                    d->Vdd * nw;
     }
     (void)s2;
 }
@@ -127,6 +127,10 @@ void cacti_htree_make(const cacti_tech *t, int dir, int uca, double leaf_w, doub
     ht->w = len * 2.0;
 
     walk w = {t, dir, uca, 0, 0, 0, 0};
+    if (bits < 0) { /* wires only */
+        w.uca = uca = 1;
+        bits = 1;
+    }
     double vert = ht_half / 2.0;
     double nwires = bits;
     while (v > 0 || h > 0) {
@@ -158,13 +162,13 @@ void cacti_htree_make(const cacti_tech *t, int dir, int uca, double leaf_w, doub
         if (!uca && opt == 2)
             nwires *= 2;
         if (!uca)
-            node_gate(&w, rep_size_for(t, l1), rep_size_for(t, l2));
+            node_gate(&w, rep_size_for(t, l1), rep_size_for(t, l2), nwires);
         if (opt != 1)
             continue;
         link(&w, l2, nwires);
         if (!uca) {
             nwires *= 2;
-            node_gate(&w, rep_size_for(t, l2), rep_size_for(t, l3));
+            node_gate(&w, rep_size_for(t, l2), rep_size_for(t, l3), nwires);
         }
     }
     ht->delay = w.delay;
@@ -172,4 +176,18 @@ void cacti_htree_make(const cacti_tech *t, int dir, int uca, double leaf_w, doub
     ht->dyn = w.dyn * bits;
     ht->leak = w.leak;
     ht->gleak = w.gleak;
+}
+
+void cacti_htree_scale(const cacti_htree *unit, int bits, cacti_htree *out)
+{
+    *out = *unit;
+    out->dyn_bit = unit->dyn;
+    out->dyn = unit->dyn * bits;
+    out->leak = unit->leak * bits;
+    out->gleak = unit->gleak * bits;
+}
+
+void cacti_htree_wires(const cacti_tech *t, double leaf_w, double leaf_h, int nh, int nv, cacti_htree *ht)
+{
+    cacti_htree_make(t, CACTI_HT_IN, 1, leaf_w, leaf_h, nh, nv, 0, 0, 0, -1, ht);
 }

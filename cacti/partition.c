@@ -1,26 +1,39 @@
 /*
  * partition.c - search over array organisations and the objective.
  *
- * Following the CACTI 6.0 report (HPL-2009-85, sec. 2.3 and 7) every
- * combination of Nspd (sets per wordline, from out_w/(8B) for a data array
- * and 1/8 for a tag array, doubling up to 256), Ndwl and Ndbl (2..512,
- * powers of two), the bitline mux Ndcm and the two sense-amp mux levels
- * Ndsam1/Ndsam2 (1..256) that yields a valid partition (array.c) is
- * evaluated.  Cheap feasibility tests on the mux degrees prune the space
- * before the circuit model runs.
+ * Following the CACTI 6.0 report (HPL-2009-85, sec. 2.3 and 7) an
+ * organisation is a choice of Nspd (sets per wordline, from out_w/(8B) for a
+ * data array and 1/8 for a tag array, doubling up to 256), Ndwl and Ndbl
+ * (2..512, powers of two), the bitline mux Ndcm and the two sense-amp mux
+ * levels Ndsam1/Ndsam2 (1..256); array.c rejects invalid ones.
  *
- * Choice (CACTI "solve"): data organisations that are more than 50% worse
- * than the best in both delay and energy are dropped.  For a cache the tag
- * organisation is chosen first by the weighted metric under the deviation
- * limits (CACTI's template: minimum cycle time among tags within 20% of the
- * fastest), then combined with every data organisation.  The final
- * organisation minimises the objective over the combined (cache-level)
- * access time t and read energy E:
+ * Choice (CACTI "solve"): for a cache the tag organisation is chosen first
+ * by the weighted metric under the deviation limits (CACTI's template:
+ * minimum cycle time among tags within 20% of the fastest), then combined
+ * with every data organisation; the final organisation minimises the
+ * objective over the combined (cache-level) access time t, read energy E,
+ * cycle time, leakage and area:
  *   ED^2: (t/tmin)^2 (E/Emin)   ED: (t/tmin)(E/Emin)
  *   DELAY: least E among organisations with t <= tmin (1 + max_dev)
  *   WEIGHTED: sum of weight_i * metric_i / min_i over organisations that
  *             are within dev_i of every minimum.
- * Ties are broken by search order, so results are deterministic.
+ * CACTI also drops data organisations more than 50% worse than the best in
+ * both delay and energy; that never removes a minimum of these objectives.
+ *
+ * Search.  Evaluating every organisation takes tens of ms for a large
+ * cache, so the search is a branch and bound that returns the same answer.
+ * Every objective above is, after normalisation, a monotone function of
+ * (t, E, cycle) minimised under upper limits on some of them.  array.c
+ * gives lower bounds on t, E and cycle time for a whole partition and for
+ * each of its mux choices (the exact bitline / sense-amp / output-driver
+ * figures and H-trees over the smallest possible mats).  Partitions are
+ * visited in increasing order of their bound and expanded into mux choices,
+ * again in increasing order of bound; the search stops when the next bound
+ * is no better than the best organisation found, and skips candidates
+ * whose bounds already violate a limit.  A WEIGHTED objective first finds
+ * the minimum of each metric it normalises by, the same way.  Objectives
+ * that weigh leakage or area fall back to the exhaustive search.  Ties are
+ * broken by enumeration order, so results are deterministic.
  */
 #include <float.h>
 #include <math.h>
@@ -34,6 +47,7 @@
 #define MAX_SPD 256.0
 #define ADDRESS_BITS 42
 #define EXTRA_TAG_BITS 5
+#define NO_LIMIT_PCT 1e4 /* deviation limits at or above this are treated as absent */
 
 typedef struct {
     cacti_arr *v;
@@ -54,83 +68,280 @@ static int push(arr_list *l, const cacti_arr *a)
     return 0;
 }
 
-long g_nevals;
-static cacti_status enumerate(const cacti_req *rq, double nspd_min, arr_list *out)
-{
-    const cacti_spec *s = rq->spec;
-    int A = rq->assoc;
-    for (double nspd = nspd_min; nspd <= MAX_SPD; nspd *= 2.0) {
-        for (int ndwl = 2; ndwl <= MAX_N; ndwl *= 2) {
-            for (int ndbl = 2; ndbl <= MAX_N; ndbl *= 2) {
-                double rows = (double)s->size_bytes / ((double)s->banks * s->line_bytes * A * ndbl * nspd);
-                if (rows < 16.0 - 1e-9 || rows > 262144.0)
-                    continue;
-                double bits = rq->is_tag ? rq->tagbits : 8.0 * s->line_bytes;
-                double cols = ceil(bits * A * nspd / ndwl - 1e-9);
-                if (cols < 2 || cols > 262144)
-                    continue;
-                for (int ndcm = 1; ndcm <= MAX_MUX; ndcm *= 2) {
-                    if (4.0 * cols / ndcm < 4.0)
-                        break;
-                    for (int s1 = 1; s1 <= MAX_MUX; s1 *= 2) {
-                        if (4.0 * cols / ((double)ndcm * s1) < 4.0)
-                            break;
-                        for (int s2 = 1; s2 <= MAX_MUX; s2 *= 2) {
-                            double do_mat = floor(4.0 * cols / ((double)ndcm * s1 * s2));
-                            if (do_mat < 4.0)
-                                break;
-                            cacti_dp dp;
-                            if (!cacti_dp_init(rq, nspd, ndwl, ndbl, ndcm, s1, s2, &dp))
-                                continue;
-                            cacti_arr a;
-                            g_nevals++;
-                            if (!cacti_arr_eval(rq, &dp, &a))
-                                continue;
-                            if (push(out, &a))
-                                return cacti_fail(CACTI_ENOMEM, "out of memory during the organisation search");
-                        }
-                    }
-                }
-            }
-        }
-    }
-    return CACTI_OK;
-}
-
-/* Cache-level figures of a (tag, data) pair. */
+/* Figures the objective sees: cache-level when a tag is given. */
 typedef struct {
-    const cacti_arr *tag, *data;
-    double t, cyc, e, leak, area, h, w;
-} combo;
+    double t, e, cyc, leak, area, h, w;
+} figs;
 
-static void combine(const cacti_spec *s, const cacti_arr *tag, const cacti_arr *data, combo *c)
+static void combine(const cacti_spec *s, const cacti_arr *tag, const cacti_arr *data, figs *f)
 {
-    c->tag = tag;
-    c->data = data;
     if (!tag) {
-        c->t = data->access_time;
-        c->cyc = data->cycle_time;
-        c->e = data->e_read;
-        c->leak = data->leak + data->gleak;
-        c->h = data->height;
-        c->w = data->width;
+        f->t = data->access_time;
+        f->cyc = data->cycle_time;
+        f->e = data->e_read;
+        f->leak = data->leak + data->gleak;
+        f->h = data->height;
+        f->w = data->width;
     } else {
         if (s->access_mode == CACTI_ACCESS_FAST) {
-            c->t = tag->access_time > data->access_time ? tag->access_time : data->access_time;
+            f->t = tag->access_time > data->access_time ? tag->access_time : data->access_time;
         } else if (s->access_mode == CACTI_ACCESS_SEQUENTIAL) {
-            c->t = tag->access_time + data->access_time;
+            f->t = tag->access_time + data->access_time;
         } else {
             double a1 = tag->access_time + data->delay_samux_dec;
             double a2 = data->delay_before_outdrv;
-            c->t = (a1 > a2 ? a1 : a2) + data->delay_outdrv_to_out;
+            f->t = (a1 > a2 ? a1 : a2) + data->delay_outdrv_to_out;
         }
-        c->cyc = tag->cycle_time > data->cycle_time ? tag->cycle_time : data->cycle_time;
-        c->e = data->e_read + tag->e_read;
-        c->leak = data->leak + data->gleak + tag->leak + tag->gleak;
-        c->h = tag->height > data->height ? tag->height : data->height;
-        c->w = tag->width + data->width;
+        f->cyc = tag->cycle_time > data->cycle_time ? tag->cycle_time : data->cycle_time;
+        f->e = data->e_read + tag->e_read;
+        f->leak = data->leak + data->gleak + tag->leak + tag->gleak;
+        f->h = tag->height > data->height ? tag->height : data->height;
+        f->w = tag->width + data->width;
     }
-    c->area = c->h * c->w;
+    f->area = f->h * f->w;
+}
+
+/* Objective: product t^pt E^pe (pt/pe in {0,1,2}) or weighted sum, with
+ * upper limits on t, E and cycle time. */
+typedef struct {
+    int product;
+    int pt, pe;
+    double wt, we, wc;        /* weights already divided by the metric minima */
+    double tmax, emax, cmax;
+    const cacti_arr *tag;     /* data search of a cache: figures are cache-level */
+    const cacti_spec *spec;
+} objective;
+
+static double ipow(double x, int p)
+{
+    return p == 0 ? 1.0 : (p == 1 ? x : x * x);
+}
+
+static double obj_cost(const objective *o, double t, double e, double c)
+{
+    if (o->product)
+        return ipow(t, o->pt) * ipow(e, o->pe);
+    return o->wt * t + o->we * e + o->wc * c;
+}
+
+/* Bounds of the cache-level figures from the data array bounds. */
+static void lift_bounds(const objective *o, double *t, double *e, double *c)
+{
+    if (!o->tag)
+        return;
+    *e += o->tag->e_read;
+    if (o->tag->cycle_time > *c)
+        *c = o->tag->cycle_time;
+    if (o->spec->access_mode == CACTI_ACCESS_SEQUENTIAL)
+        *t += o->tag->access_time;
+    else if (o->spec->access_mode == CACTI_ACCESS_FAST && o->tag->access_time > *t)
+        *t = o->tag->access_time;
+}
+
+static int feasible_lb(const objective *o, double t, double e, double c)
+{
+    return t <= o->tmax && e <= o->emax && c <= o->cmax;
+}
+
+typedef struct {
+    double nspd;
+    int ndwl, ndbl, ndcm, s1, s2;
+    double key;
+    unsigned seq;
+    cacti_gbound gb;
+} cand;
+
+static int cand_cmp(const void *a, const void *b)
+{
+    const cand *x = a, *y = b;
+    if (x->key < y->key)
+        return -1;
+    if (x->key > y->key)
+        return 1;
+    return x->seq < y->seq ? -1 : (x->seq > y->seq);
+}
+
+typedef struct {
+    const cacti_req *rq;
+    double nspd_min;
+    cacti_matcache *mc;
+    cand *groups;             /* valid partitions with their group bounds */
+    size_t ng;
+    cand *c;                  /* mux choices of one partition */
+    size_t nc, cap;
+    const objective *obj;
+    const cacti_gbound *gb;
+    arr_list *out;            /* exhaustive mode: every organisation */
+} engine;
+
+/* Enumerate the valid mux choices of a partition; fn returns non-zero to stop. */
+typedef int (*split_fn)(engine *e, const cacti_dp *dp, int ndcm, int s1, int s2);
+
+static int for_splits(engine *en, double nspd, int ndwl, int ndbl, split_fn fn)
+{
+    cacti_dp base;
+    if (!cacti_dp_rows(en->rq, nspd, ndwl, ndbl, &base))
+        return 0;
+    double cols = base.cols;
+    for (int ndcm = 1; ndcm <= MAX_MUX; ndcm *= 2) {
+        if (4.0 * cols / ndcm < 4.0)
+            break;
+        for (int s1 = 1; s1 <= MAX_MUX; s1 *= 2) {
+            if (4.0 * cols / ((double)ndcm * s1) < 4.0)
+                break;
+            for (int s2 = 1; s2 <= MAX_MUX; s2 *= 2) {
+                if (floor(4.0 * cols / ((double)ndcm * s1 * s2)) < 4.0)
+                    break;
+                cacti_dp dp;
+                if (!cacti_dp_init(en->rq, nspd, ndwl, ndbl, ndcm, s1, s2, &dp))
+                    continue;
+                int rc = fn(en, &dp, ndcm, s1, s2);
+                if (rc)
+                    return rc;
+            }
+        }
+    }
+    return 0;
+}
+
+static int bound_split(engine *en, const cacti_dp *dp, int ndcm, int s1, int s2)
+{
+    double tl, el, cl;
+    cacti_split_bound(en->rq, dp, en->mc, en->gb, &tl, &el, &cl);
+    lift_bounds(en->obj, &tl, &el, &cl);
+    if (!feasible_lb(en->obj, tl, el, cl))
+        return 0;
+    if (en->nc == en->cap) {
+        size_t nc = en->cap ? 2 * en->cap : 1024;
+        cand *n = realloc(en->c, nc * sizeof *n);
+        if (!n)
+            return -1;
+        en->c = n;
+        en->cap = nc;
+    }
+    cand *x = &en->c[en->nc];
+    x->nspd = dp->nspd;
+    x->ndwl = dp->ndwl;
+    x->ndbl = dp->ndbl;
+    x->ndcm = ndcm;
+    x->s1 = s1;
+    x->s2 = s2;
+    x->key = obj_cost(en->obj, tl, el, cl);
+    x->seq = (unsigned)en->nc;
+    en->nc++;
+    return 0;
+}
+
+static cacti_status engine_init(engine *en, const cacti_req *rq, double nspd_min)
+{
+    memset(en, 0, sizeof *en);
+    en->rq = rq;
+    en->nspd_min = nspd_min;
+    en->mc = calloc(1, sizeof *en->mc);
+    if (!en->mc)
+        return cacti_fail(CACTI_ENOMEM, "out of memory during the organisation search");
+    size_t cap = 0;
+    for (double nspd = nspd_min; nspd <= MAX_SPD; nspd *= 2.0)
+        for (int ndwl = 2; ndwl <= MAX_N; ndwl *= 2)
+            for (int ndbl = 2; ndbl <= MAX_N; ndbl *= 2) {
+                cacti_gbound gb;
+                if (!cacti_group_prep(rq, nspd, ndwl, ndbl, en->mc, &gb))
+                    continue;
+                if (en->ng == cap) {
+                    cap = cap ? 2 * cap : 256;
+                    cand *n = realloc(en->groups, cap * sizeof *n);
+                    if (!n)
+                        return cacti_fail(CACTI_ENOMEM, "out of memory during the organisation search");
+                    en->groups = n;
+                }
+                cand *x = &en->groups[en->ng];
+                memset(x, 0, sizeof *x);
+                x->nspd = nspd;
+                x->ndwl = ndwl;
+                x->ndbl = ndbl;
+                x->gb = gb;
+                x->seq = (unsigned)en->ng;
+                en->ng++;
+            }
+    return CACTI_OK;
+}
+
+static void engine_free(engine *en)
+{
+    free(en->mc);
+    free(en->groups);
+    free(en->c);
+}
+
+/* Branch and bound for objective o; the best organisation goes to *best
+ * (found = 0 if none is feasible). */
+static cacti_status engine_run(engine *en, const objective *o, cacti_arr *best, int *found)
+{
+    *found = 0;
+    en->obj = o;
+    for (size_t i = 0; i < en->ng; i++) {
+        cand *g = &en->groups[i];
+        double tl = g->gb.t_lb, el = g->gb.e_lb, cl = g->gb.c_lb;
+        lift_bounds(o, &tl, &el, &cl);
+        g->key = feasible_lb(o, tl, el, cl) ? obj_cost(o, tl, el, cl) : DBL_MAX;
+    }
+    qsort(en->groups, en->ng, sizeof *en->groups, cand_cmp);
+    double best_cost = DBL_MAX;
+    for (size_t gi = 0; gi < en->ng; gi++) {
+        cand *g = &en->groups[gi];
+        if (g->key == DBL_MAX || g->key >= best_cost)
+            break;
+        en->gb = &g->gb;
+        en->nc = 0;
+        if (for_splits(en, g->nspd, g->ndwl, g->ndbl, bound_split))
+            return cacti_fail(CACTI_ENOMEM, "out of memory during the organisation search");
+        qsort(en->c, en->nc, sizeof *en->c, cand_cmp);
+        for (size_t i = 0; i < en->nc; i++) {
+            const cand *x = &en->c[i];
+            if (x->key >= best_cost)
+                break;
+            cacti_dp dp;
+            cacti_arr a;
+            if (!cacti_dp_init(en->rq, x->nspd, x->ndwl, x->ndbl, x->ndcm, x->s1, x->s2, &dp) ||
+                !cacti_arr_eval(en->rq, &dp, en->mc, &a))
+                continue;
+            figs f;
+            combine(o->spec, o->tag, &a, &f);
+            if (f.t > o->tmax || f.e > o->emax || f.cyc > o->cmax)
+                continue;
+            double c = obj_cost(o, f.t, f.e, f.cyc);
+            if (c < best_cost || (c == best_cost && !*found)) {
+                best_cost = c;
+                *best = a;
+                *found = 1;
+            }
+        }
+    }
+    /* restore enumeration order so later passes tie-break the same way */
+    for (size_t i = 0; i < en->ng; i++)
+        en->groups[i].key = (double)en->groups[i].seq;
+    qsort(en->groups, en->ng, sizeof *en->groups, cand_cmp);
+    return CACTI_OK;
+}
+
+/* ---- exhaustive search (fallback, and the reference the tests compare to) ---- */
+
+static int eval_split(engine *en, const cacti_dp *dp, int ndcm, int s1, int s2)
+{
+    (void)ndcm, (void)s1, (void)s2;
+    cacti_arr a;
+    if (!cacti_arr_eval(en->rq, dp, en->mc, &a))
+        return 0;
+    return push(en->out, &a) ? -1 : 0;
+}
+
+static cacti_status enumerate_all(engine *en, arr_list *out)
+{
+    en->out = out;
+    for (size_t i = 0; i < en->ng; i++)
+        if (for_splits(en, en->groups[i].nspd, en->groups[i].ndwl, en->groups[i].ndbl, eval_split))
+            return cacti_fail(CACTI_ENOMEM, "out of memory during the organisation search");
+    return CACTI_OK;
 }
 
 typedef struct {
@@ -142,24 +353,23 @@ static void mins_init(mins *m)
     m->t = m->e = m->leak = m->cyc = m->area = DBL_MAX;
 }
 
-static void mins_upd(mins *m, double t, double e, double leak, double cyc, double area)
+static void mins_upd(mins *m, const figs *f)
 {
-    if (t < m->t)
-        m->t = t;
-    if (e < m->e)
-        m->e = e;
-    if (leak < m->leak)
-        m->leak = leak;
-    if (cyc < m->cyc)
-        m->cyc = cyc;
-    if (area < m->area)
-        m->area = area;
+    if (f->t < m->t)
+        m->t = f->t;
+    if (f->e < m->e)
+        m->e = f->e;
+    if (f->leak < m->leak)
+        m->leak = f->leak;
+    if (f->cyc < m->cyc)
+        m->cyc = f->cyc;
+    if (f->area < m->area)
+        m->area = f->area;
 }
 
-static int within_dev(const double *dev, const mins *m, double t, double e, double leak, double cyc,
-                      double area)
+static int within_dev(const double *dev, const mins *m, const figs *f)
 {
-    const double v[5] = {t, e, leak, cyc, area};
+    const double v[5] = {f->t, f->e, f->leak, f->cyc, f->area};
     const double mn[5] = {m->t, m->e, m->leak, m->cyc, m->area};
     for (int i = 0; i < 5; i++)
         if (mn[i] > 0 && (v[i] - mn[i]) / mn[i] * 100.0 > dev[i])
@@ -167,10 +377,9 @@ static int within_dev(const double *dev, const mins *m, double t, double e, doub
     return 1;
 }
 
-static double weighted(const double *w, const mins *m, double t, double e, double leak, double cyc,
-                       double area)
+static double weighted(const double *w, const mins *m, const figs *f)
 {
-    const double v[5] = {t, e, leak, cyc, area};
+    const double v[5] = {f->t, f->e, f->leak, f->cyc, f->area};
     const double mn[5] = {m->t, m->e, m->leak, m->cyc, m->area};
     double c = 0.0;
     for (int i = 0; i < 5; i++)
@@ -179,28 +388,140 @@ static double weighted(const double *w, const mins *m, double t, double e, doubl
     return c;
 }
 
-static const cacti_arr *pick_tag(const cacti_spec *s, const arr_list *l)
+/* Exhaustive choice among a list (figures cache-level when tag != NULL). */
+static const cacti_arr *choose_list(const cacti_spec *s, cacti_objective kind, const double *w,
+                                    const double *dev, const cacti_arr *tag, const arr_list *l)
 {
     mins m;
     mins_init(&m);
     for (size_t i = 0; i < l->n; i++) {
-        const cacti_arr *a = &l->v[i];
-        mins_upd(&m, a->access_time, a->e_read, a->leak + a->gleak, a->cycle_time, a->area);
+        figs f;
+        combine(s, tag, &l->v[i], &f);
+        mins_upd(&m, &f);
     }
     const cacti_arr *best = NULL;
     double bc = DBL_MAX;
     for (size_t i = 0; i < l->n; i++) {
-        const cacti_arr *a = &l->v[i];
-        double leak = a->leak + a->gleak;
-        if (!within_dev(s->dev_pct, &m, a->access_time, a->e_read, leak, a->cycle_time, a->area))
-            continue;
-        double c = weighted(s->weight, &m, a->access_time, a->e_read, leak, a->cycle_time, a->area);
-        if (c < bc) {
-            bc = c;
-            best = a;
+        figs f;
+        combine(s, tag, &l->v[i], &f);
+        double tr = f.t / m.t, er = f.e / m.e, cost;
+        switch (kind) {
+        case CACTI_OPT_ED:
+            cost = tr * er;
+            break;
+        case CACTI_OPT_DELAY:
+            cost = (tr - 1.0) * 100.0 <= s->max_dev_pct + 1e-9 ? er : DBL_MAX;
+            break;
+        case CACTI_OPT_WEIGHTED:
+            cost = within_dev(dev, &m, &f) ? weighted(w, &m, &f) : DBL_MAX;
+            break;
+        default:
+            cost = tr * tr * er;
+            break;
+        }
+        if (cost < bc) {
+            bc = cost;
+            best = &l->v[i];
         }
     }
     return best;
+}
+
+/* Bounded choice: the same answer as choose_list over every organisation. */
+static cacti_status choose_bnb(engine *en, const cacti_spec *s, cacti_objective kind, const double *w,
+                               const double *dev, const cacti_arr *tag, cacti_arr *best, int *found)
+{
+    objective o;
+    memset(&o, 0, sizeof o);
+    o.tag = tag;
+    o.spec = s;
+    o.tmax = o.emax = o.cmax = DBL_MAX;
+    o.product = 1;
+    cacti_status st;
+    if (kind == CACTI_OPT_ED2 || kind == CACTI_OPT_ED) {
+        o.pt = kind == CACTI_OPT_ED2 ? 2 : 1;
+        o.pe = 1;
+        return engine_run(en, &o, best, found);
+    }
+    /* minima of the metrics the objective normalises by or limits */
+    double mn[3] = {0, 0, 0}; /* t, e, cycle */
+    int need[3] = {1, 0, 0};
+    if (kind == CACTI_OPT_WEIGHTED) {
+        need[1] = w[CACTI_M_DYN] != 0 || dev[CACTI_M_DYN] < NO_LIMIT_PCT;
+        need[2] = w[CACTI_M_CYCLE] != 0 || dev[CACTI_M_CYCLE] < NO_LIMIT_PCT;
+        need[0] = w[CACTI_M_DELAY] != 0 || dev[CACTI_M_DELAY] < NO_LIMIT_PCT;
+    }
+    for (int k = 0; k < 3; k++) {
+        if (!need[k])
+            continue;
+        o.pt = k == 0;
+        o.pe = k == 1;
+        if (k == 2) {
+            o.product = 0;
+            o.wt = o.we = 0.0;
+            o.wc = 1.0;
+        }
+        cacti_arr a;
+        int f;
+        if ((st = engine_run(en, &o, &a, &f)) != CACTI_OK)
+            return st;
+        if (!f) {
+            *found = 0;
+            return CACTI_OK;
+        }
+        figs fg;
+        combine(s, tag, &a, &fg);
+        mn[k] = k == 0 ? fg.t : (k == 1 ? fg.e : fg.cyc);
+        o.product = 1;
+    }
+    if (kind == CACTI_OPT_DELAY) {
+        o.product = 1;
+        o.pt = 0;
+        o.pe = 1;
+        o.tmax = mn[0] * (1.0 + (s->max_dev_pct + 1e-9) / 100.0);
+        return engine_run(en, &o, best, found);
+    }
+    o.product = 0;
+    o.wt = need[0] && w[CACTI_M_DELAY] != 0 ? w[CACTI_M_DELAY] / mn[0] : 0.0;
+    o.we = need[1] && w[CACTI_M_DYN] != 0 ? w[CACTI_M_DYN] / mn[1] : 0.0;
+    o.wc = need[2] && w[CACTI_M_CYCLE] != 0 ? w[CACTI_M_CYCLE] / mn[2] : 0.0;
+    if (dev[CACTI_M_DELAY] < NO_LIMIT_PCT)
+        o.tmax = mn[0] * (1.0 + dev[CACTI_M_DELAY] / 100.0);
+    if (dev[CACTI_M_DYN] < NO_LIMIT_PCT)
+        o.emax = mn[1] * (1.0 + dev[CACTI_M_DYN] / 100.0);
+    if (dev[CACTI_M_CYCLE] < NO_LIMIT_PCT)
+        o.cmax = mn[2] * (1.0 + dev[CACTI_M_CYCLE] / 100.0);
+    return engine_run(en, &o, best, found);
+}
+
+/* Choose one array organisation for request rq. */
+static cacti_status choose_array(const cacti_req *rq, double nspd_min, cacti_objective kind, const double *w,
+                                 const double *dev, const cacti_arr *tag, int exhaustive, cacti_arr *best,
+                                 int *found)
+{
+    engine en;
+    cacti_status st = engine_init(&en, rq, nspd_min);
+    *found = 0;
+    /* leakage and area have no useful bounds: such objectives search everything */
+    int simple = !(kind == CACTI_OPT_WEIGHTED &&
+                   (w[CACTI_M_LEAK] != 0 || w[CACTI_M_AREA] != 0 || dev[CACTI_M_LEAK] < NO_LIMIT_PCT ||
+                    dev[CACTI_M_AREA] < NO_LIMIT_PCT));
+    if (st == CACTI_OK && simple && !exhaustive) {
+        st = choose_bnb(&en, rq->spec, kind, w, dev, tag, best, found);
+    } else if (st == CACTI_OK) {
+        arr_list l = {0};
+        st = enumerate_all(&en, &l);
+        if (st == CACTI_OK) {
+            const cacti_arr *b = choose_list(rq->spec, kind, w, dev, tag, &l);
+            if (b) {
+                *best = *b;
+                *found = 1;
+            }
+        }
+        free(l.v);
+    }
+    engine_free(&en);
+    return st;
 }
 
 static void fill_org(const cacti_arr *a, cacti_org *o)
@@ -228,6 +549,28 @@ static uint32_t default_tagbits(const cacti_spec *s, int assoc)
     return tb > 1 ? (uint32_t)tb : 1u;
 }
 
+static void fill_result(const cacti_arr *tag, const cacti_arr *data, const figs *f, uint32_t tagbits,
+                        cacti_result *res)
+{
+    res->access_time_ns = f->t * 1e9;
+    res->cycle_time_ns = f->cyc * 1e9;
+    res->read_energy_nj = f->e * 1e9;
+    res->write_energy_nj = (data->e_write + (tag ? tag->e_write : 0.0)) * 1e9;
+    res->search_energy_nj = data->e_search * 1e9;
+    res->subthreshold_leakage_mw = (data->leak + (tag ? tag->leak : 0.0)) * 1e3;
+    res->gate_leakage_mw = (data->gleak + (tag ? tag->gleak : 0.0)) * 1e3;
+    res->leakage_mw = res->subthreshold_leakage_mw + res->gate_leakage_mw;
+    res->height_mm = f->h * 1e-3;
+    res->width_mm = f->w * 1e-3;
+    res->area_mm2 = f->area * 1e-6;
+    double cells = data->cell_area + (tag ? tag->cell_area : 0.0);
+    res->area_efficiency = f->area > 0 ? cells / f->area : 0.0;
+    res->tag_bits = tagbits;
+    fill_org(data, &res->data);
+    if (tag)
+        fill_org(tag, &res->tag);
+}
+
 static cacti_status search_fa(const cacti_spec *s, const cacti_tech *t, cacti_result *res)
 {
     cacti_req rq = {s, t, 0, 0, 0, 1};
@@ -236,9 +579,6 @@ static cacti_status search_fa(const cacti_spec *s, const cacti_tech *t, cacti_re
                                                               cacti_ilog2(s->line_bytes)))
                              : (int)(8 * s->line_bytes);
     rq.out_w = (int)s->output_bits;
-    cacti_arr best;
-    memset(&best, 0, sizeof best);
-    int have = 0;
     arr_list l = {0};
     for (int ndbl = 2; ndbl <= MAX_N; ndbl *= 2) {
         cacti_arr a;
@@ -251,45 +591,25 @@ static cacti_status search_fa(const cacti_spec *s, const cacti_tech *t, cacti_re
     }
     if (l.n == 0) {
         free(l.v);
-        return cacti_fail(CACTI_ENOSOL, "no valid CAM organisation (too few entries per bank)");
+        return cacti_fail(CACTI_ENOSOL, "no valid CAM organisation (fewer than 32 entries per bank)");
     }
-    mins m;
-    mins_init(&m);
+    /* the search energy drives the choice of a CAM */
     for (size_t i = 0; i < l.n; i++)
-        mins_upd(&m, l.v[i].access_time, l.v[i].e_search, l.v[i].leak, l.v[i].cycle_time, l.v[i].area);
-    double bc = DBL_MAX;
-    for (size_t i = 0; i < l.n; i++) {
-        double tr = l.v[i].access_time / m.t, er = l.v[i].e_search / m.e;
-        double c = s->objective == CACTI_OPT_ED ? tr * er : tr * tr * er;
-        if (s->objective == CACTI_OPT_DELAY)
-            c = (tr - 1.0) * 100.0 <= s->max_dev_pct ? er : DBL_MAX;
-        if (c < bc) {
-            bc = c;
-            best = l.v[i];
-            have = 1;
-        }
-    }
-    free(l.v);
-    if (!have)
+        l.v[i].e_read = s->is_cache ? l.v[i].e_read : l.v[i].e_search;
+    const cacti_arr *b = choose_list(s, s->objective, s->weight, s->dev_pct, NULL, &l);
+    if (!b) {
+        free(l.v);
         return cacti_fail(CACTI_ENOSOL, "no CAM organisation met the objective");
-    res->access_time_ns = best.access_time * 1e9;
-    res->cycle_time_ns = best.cycle_time * 1e9;
-    res->read_energy_nj = best.e_read * 1e9;
-    res->write_energy_nj = best.e_write * 1e9;
-    res->search_energy_nj = best.e_search * 1e9;
-    res->subthreshold_leakage_mw = best.leak * 1e3;
-    res->gate_leakage_mw = best.gleak * 1e3;
-    res->leakage_mw = (best.leak + best.gleak) * 1e3;
-    res->height_mm = best.height * 1e-3;
-    res->width_mm = best.width * 1e-3;
-    res->area_mm2 = best.area * 1e-6;
-    res->area_efficiency = best.area > 0 ? best.cell_area / best.area : 0;
-    res->tag_bits = s->is_cache ? (uint32_t)rq.tagbits : 0;
-    fill_org(&best, &res->data);
+    }
+    cacti_arr best = *b;
+    free(l.v);
+    figs f;
+    combine(s, NULL, &best, &f);
+    fill_result(NULL, &best, &f, s->is_cache ? (uint32_t)rq.tagbits : 0, res);
     return CACTI_OK;
 }
 
-cacti_status cacti_search(const cacti_spec *s, const cacti_tech *t, cacti_result *res)
+cacti_status cacti_search_ex(const cacti_spec *s, const cacti_tech *t, cacti_result *res, int exhaustive)
 {
     memset(res, 0, sizeof *res);
     if (s->assoc == 0)
@@ -297,110 +617,36 @@ cacti_status cacti_search(const cacti_spec *s, const cacti_tech *t, cacti_result
 
     int A = s->is_cache ? (int)s->assoc : 1;
     uint32_t tagbits = 0;
-    arr_list tags = {0}, data = {0};
-    const cacti_arr *tag = NULL;
+    cacti_arr tag, data;
+    int have_tag = 0, found;
     cacti_status st;
     if (s->is_cache) {
         tagbits = s->tag_bits ? s->tag_bits : default_tagbits(s, A);
         cacti_req rt = {s, t, 1, (int)tagbits, (int)s->output_bits, A};
-        st = enumerate(&rt, 0.125, &tags);
+        st = choose_array(&rt, 0.125, CACTI_OPT_WEIGHTED, s->weight, s->dev_pct, NULL, exhaustive, &tag, &found);
         if (st != CACTI_OK)
-            goto out;
-        if (tags.n == 0) {
-            st = cacti_fail(CACTI_ENOSOL, "no valid tag-array organisation (bank too small for the "
-                                          "minimum array of 2x2 subarrays with 16 rows)");
-            goto out;
-        }
-        tag = pick_tag(s, &tags);
-        if (!tag) {
-            st = cacti_fail(CACTI_ENOSOL, "no tag-array organisation meets the deviation limits");
-            goto out;
-        }
+            return st;
+        if (!found)
+            return cacti_fail(CACTI_ENOSOL, "no valid tag-array organisation (bank too small for the minimum "
+                                            "array of 2x2 subarrays with 16 rows, or no tag meets the limits)");
+        have_tag = 1;
     }
     cacti_req rd = {s, t, 0, 0, (int)s->output_bits, A};
-    st = enumerate(&rd, (double)s->output_bits / (8.0 * s->line_bytes), &data);
+    st = choose_array(&rd, (double)s->output_bits / (8.0 * s->line_bytes), s->objective, s->weight, s->dev_pct,
+                      have_tag ? &tag : NULL, exhaustive, &data, &found);
     if (st != CACTI_OK)
-        goto out;
-    if (data.n == 0) {
-        st = cacti_fail(CACTI_ENOSOL, "no valid data-array organisation (bank too small for the "
-                                      "minimum array of 2x2 subarrays with 16 rows, or output "
-                                      "width not deliverable)");
-        goto out;
-    }
-    /* drop organisations much worse than the best in both delay and energy */
-    double dmin = DBL_MAX, emin = DBL_MAX;
-    for (size_t i = 0; i < data.n; i++) {
-        if (data.v[i].access_time < dmin)
-            dmin = data.v[i].access_time;
-        if (data.v[i].e_read < emin)
-            emin = data.v[i].e_read;
-    }
-    mins cm;
-    mins_init(&cm);
-    for (size_t i = 0; i < data.n; i++) {
-        const cacti_arr *a = &data.v[i];
-        if (a->access_time > 1.5 * dmin && a->e_read > 1.5 * emin)
-            continue;
-        combo c;
-        combine(s, tag, a, &c);
-        mins_upd(&cm, c.t, c.e, c.leak, c.cyc, c.area);
-    }
-    const cacti_arr *best = NULL;
-    combo bcmb = {0};
-    double bc = DBL_MAX;
-    for (size_t i = 0; i < data.n; i++) {
-        const cacti_arr *a = &data.v[i];
-        if (a->access_time > 1.5 * dmin && a->e_read > 1.5 * emin)
-            continue;
-        combo c;
-        combine(s, tag, a, &c);
-        double tr = c.t / cm.t, er = c.e / cm.e, cost;
-        switch (s->objective) {
-        case CACTI_OPT_ED:
-            cost = tr * er;
-            break;
-        case CACTI_OPT_DELAY:
-            cost = (tr - 1.0) * 100.0 <= s->max_dev_pct + 1e-9 ? er : DBL_MAX;
-            break;
-        case CACTI_OPT_WEIGHTED:
-            cost = within_dev(s->dev_pct, &cm, c.t, c.e, c.leak, c.cyc, c.area)
-                       ? weighted(s->weight, &cm, c.t, c.e, c.leak, c.cyc, c.area)
-                       : DBL_MAX;
-            break;
-        default:
-            cost = tr * tr * er;
-            break;
-        }
-        if (cost < bc) {
-            bc = cost;
-            best = a;
-            bcmb = c;
-        }
-    }
-    if (!best) {
-        st = cacti_fail(CACTI_ENOSOL, "no organisation meets the objective's deviation limits");
-        goto out;
-    }
-    res->access_time_ns = bcmb.t * 1e9;
-    res->cycle_time_ns = bcmb.cyc * 1e9;
-    res->read_energy_nj = bcmb.e * 1e9;
-    res->write_energy_nj = (best->e_write + (tag ? tag->e_write : 0.0)) * 1e9;
-    res->search_energy_nj = 0.0;
-    res->subthreshold_leakage_mw = (best->leak + (tag ? tag->leak : 0.0)) * 1e3;
-    res->gate_leakage_mw = (best->gleak + (tag ? tag->gleak : 0.0)) * 1e3;
-    res->leakage_mw = res->subthreshold_leakage_mw + res->gate_leakage_mw;
-    res->height_mm = bcmb.h * 1e-3;
-    res->width_mm = bcmb.w * 1e-3;
-    res->area_mm2 = bcmb.area * 1e-6;
-    double cells = best->cell_area + (tag ? tag->cell_area : 0.0);
-    res->area_efficiency = bcmb.area > 0 ? cells / bcmb.area : 0.0;
-    res->tag_bits = tagbits;
-    fill_org(best, &res->data);
-    if (tag)
-        fill_org(tag, &res->tag);
-    st = CACTI_OK;
-out:
-    free(tags.v);
-    free(data.v);
-    return st;
+        return st;
+    if (!found)
+        return cacti_fail(CACTI_ENOSOL, "no valid data-array organisation (bank too small for the minimum array "
+                                        "of 2x2 subarrays with 16 rows, output width not deliverable, or no "
+                                        "organisation meets the deviation limits)");
+    figs f;
+    combine(s, have_tag ? &tag : NULL, &data, &f);
+    fill_result(have_tag ? &tag : NULL, &data, &f, tagbits, res);
+    return CACTI_OK;
+}
+
+cacti_status cacti_search(const cacti_spec *s, const cacti_tech *t, cacti_result *res)
+{
+    return cacti_search_ex(s, t, res, 0);
 }
