@@ -76,6 +76,7 @@ typedef struct gpu_config {
         uint32_t max_regs_per_thread;
         uint32_t reg_alloc_unit;        /* registers, per-warp allocation granularity */
         uint32_t rf_banks;
+        uint32_t rf_bank_ports;         /* register reads per bank per cycle (Volta: 2, 64-bit banks) */
         uint32_t operand_collectors;
         uint32_t schedulers;
         char scheduler[GCFG_NAME_MAX];  /* "lrr", "gto", "two_level" */

@@ -61,6 +61,7 @@ static const gcfg_key keys[] = {
     KI("sm.max_regs_per_thread", sm.max_regs_per_thread, 16, 1024, "register limit per thread"),
     KI("sm.reg_alloc_unit", sm.reg_alloc_unit, 1, 65536, "register allocation granularity per warp"),
     KI("sm.rf_banks", sm.rf_banks, 1, 256, "register-file banks per SM"),
+    KIO("sm.rf_bank_ports", sm.rf_bank_ports, 1, 8, "register reads per bank per cycle", 1),
     KI("sm.operand_collectors", sm.operand_collectors, 1, 256, "operand collector units per SM"),
     KI("sm.schedulers", sm.schedulers, 1, 16, "warp schedulers per SM"),
     KS("sm.scheduler", sm.scheduler, "lrr|gto|two_level", "warp scheduling policy"),

@@ -1,0 +1,286 @@
+/*
+ * gpu.c - the simulator's top level: creation, the clock loop, and runs
+ * over a whole stream.
+ *
+ * One loop drives the GPU.  At each visited core cycle `now`:
+ *   1. emit power-trace windows that ended (stats.c);
+ *   2. advance the memory system through now (mem.h);
+ *   3. place CTAs on SMs with free slots (cta_sched.c);
+ *   4. step every SM that is due: its wake cycle has come, or the memory
+ *      system had an event and the SM waits for loads (sm.c).
+ * Then it jumps to the earliest cycle at which anything can happen: the
+ * minimum over the SMs' wake cycles and the memory system's next event.
+ * Cycles in between are never touched (the SM-side CPI stack charges them
+ * lazily to the category they would all have had), which is what makes
+ * latency-bound phases cheap.  Skipping is exact: with opt.no_skip every
+ * cycle is visited and the results are identical, which a test checks.
+ *
+ * The clock runs for the sim_gpu's life: kernel k+1 starts the cycle after
+ * kernel k's last visited cycle, so the memory system sees one increasing
+ * time; a kernel's cycles run from its first cycle to the cycle after its
+ * last CTA retired.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem_perfect.h"
+#include "sm.h"
+
+static int opt_err(ge_err *e, const char *what, const char *name, void (*names)(char *, size_t))
+{
+    char buf[256];
+    names(buf, sizeof buf);
+    return ge_errf(e, "%s: unknown policy '%s' (known: %s)", what, name, buf);
+}
+
+static sim_mem *mem_create(const char *name, const gpu_config *cfg, const sim_mem_options *mo, ge_err *e)
+{
+#ifdef SIM_HAVE_MEM_REGISTRY
+    return sim_mem_create(name, cfg, mo, e);
+#else
+    if (strcmp(name, "perfect") == 0)
+        return sim_mem_perfect_create(cfg, mo, e);
+    ge_errf(e, "memory model '%s' is not available in this build (known: perfect)", name);
+    return NULL;
+#endif
+}
+
+/* Limits of this implementation, checked before anything runs. */
+static int check_limits(const gpu_config *c, const sim_options *o, ge_err *e)
+{
+    if (c->sm.schedulers > SIM_MAX_SCHEDULERS)
+        return ge_errf(e, "sm.schedulers: %u exceeds the simulator's limit of %d", c->sm.schedulers,
+                       SIM_MAX_SCHEDULERS);
+    uint32_t per = (c->sm.max_warps + c->sm.schedulers - 1) / c->sm.schedulers;
+    if (per > SIM_SCHED_MAX_WARPS)
+        return ge_errf(e, "sm.max_warps: %u warps over %u schedulers exceed the simulator's %d warps per scheduler",
+                       c->sm.max_warps, c->sm.schedulers, SIM_SCHED_MAX_WARPS);
+    if (c->sm.rf_banks < c->sm.schedulers)
+        return ge_errf(e, "sm.rf_banks: %u banks for %u schedulers (need at least one each)", c->sm.rf_banks,
+                       c->sm.schedulers);
+    if (c->sm.ibuffer_entries > 255)
+        return ge_errf(e, "sm.ibuffer_entries: at most 255");
+    if (!c->l1d.line_bytes || !c->l1d.sector_bytes || c->l1d.line_bytes & (c->l1d.line_bytes - 1) ||
+        c->l1d.sector_bytes & (c->l1d.sector_bytes - 1) || c->l1d.sector_bytes > c->l1d.line_bytes ||
+        c->l1d.line_bytes / c->l1d.sector_bytes > 32)
+        return ge_errf(e, "l1d.line_bytes: the coalescer needs power-of-two line and sector sizes "
+                          "(sector <= line, at most 32 sectors), got %u/%u",
+                       c->l1d.line_bytes, c->l1d.sector_bytes);
+    if (!c->l1i.sets || !c->l1i.ways || !c->l1i.line_bytes)
+        return ge_errf(e, "l1i.size_bytes: the instruction cache must be present");
+    if (o->active_sms > c->gpu.sm_count)
+        return ge_errf(e, "active_sms: %u exceeds gpu.sm_count %u", o->active_sms, c->gpu.sm_count);
+    if (o->interval_cycles && !o->on_interval)
+        return ge_errf(e, "interval_cycles: set without an on_interval callback");
+    return 0;
+}
+
+static int sm_init(sim_gpu *g, sim_sm *sm, uint32_t id, ge_err *e)
+{
+    const gpu_config *c = &g->cfg;
+    sm->id = id;
+    sm->warp = ge_calloc(c->sm.max_warps, sizeof *sm->warp, e);
+    sm->simt_state = ge_calloc(c->sm.max_warps, g->simt->warp_state_bytes ? g->simt->warp_state_bytes : 1, e);
+    sm->ib_store = ge_calloc((size_t)c->sm.max_warps * g->ib_cap, sizeof *sm->ib_store, e);
+    sm->nrec = c->sm.max_warps * SIM_SB_ENTRIES;
+    sm->rec = ge_calloc(sm->nrec, sizeof *sm->rec, e);
+    if (!sm->warp || !sm->simt_state || !sm->ib_store || !sm->rec)
+        return -1;
+    for (uint32_t w = 0; w < c->sm.max_warps; w++) {
+        sm->warp[w].ib = sm->ib_store + (size_t)w * g->ib_cap;
+        sm->warp[w].simt = sm->simt_state + (size_t)w * g->simt->warp_state_bytes;
+    }
+    sm->fetch_words = (c->sm.max_warps + 63) / 64;
+    for (uint32_t s = 0; s < g->nsched; s++) {
+        sim_sched_unit *su = &sm->sched[s];
+        su->pol = ge_calloc(1, g->sched->state_bytes ? g->sched->state_bytes : 1, e);
+        su->bank_free = ge_calloc(g->rf_banks_per_sched, sizeof *su->bank_free, e);
+        if (!su->pol || !su->bank_free)
+            return -1;
+    }
+    if (sim_units_init(g, sm, e) || sim_icache_init(g, &sm->ic, e) || sim_cta_init(g, sm, e) ||
+        sim_ldst_init(sm, e))
+        return -1;
+    return 0;
+}
+
+static void sm_free(sim_gpu *g, sim_sm *sm)
+{
+    free(sm->warp);
+    free(sm->simt_state);
+    free(sm->ib_store);
+    free(sm->rec);
+    for (uint32_t s = 0; s < g->nsched; s++) {
+        free(sm->sched[s].pol);
+        free(sm->sched[s].bank_free);
+    }
+    sim_units_free(sm);
+    sim_icache_free(&sm->ic);
+    sim_cta_free_all(sm);
+}
+
+sim_gpu *sim_create(const gpu_config *cfg, const sim_options *o, ge_err *e)
+{
+    static const sim_options defaults = {0};
+    if (!o)
+        o = &defaults;
+    if (gcfg_validate(cfg, e) || check_limits(cfg, o, e))
+        return NULL;
+    const char *sname = o->scheduler ? o->scheduler : cfg->sm.scheduler;
+    const sim_sched_ops *sched = sim_sched_find(sname);
+    if (!sched) {
+        opt_err(e, o->scheduler ? "scheduler" : "sm.scheduler", sname, sim_scheduler_names);
+        return NULL;
+    }
+    const sim_simt_ops *simt = sim_simt_find(cfg->sm.divergence);
+    if (!simt) {
+        opt_err(e, "sm.divergence", cfg->sm.divergence, sim_divergence_names);
+        return NULL;
+    }
+    sim_gpu *g = ge_calloc(1, sizeof *g, e);
+    if (!g)
+        return NULL;
+    g->cfg = *cfg;
+    g->opt = *o;
+    g->sched = sched;
+    g->simt = simt;
+    g->nsms = o->active_sms ? o->active_sms : cfg->gpu.sm_count;
+    g->nsched = cfg->sm.schedulers;
+    g->wpsched = (cfg->sm.max_warps + g->nsched - 1) / g->nsched;
+    g->ib_cap = cfg->sm.ibuffer_entries;
+    g->rf_banks_per_sched = cfg->sm.rf_banks / cfg->sm.schedulers;
+    sim_decode_table(g);
+    sim_mem_options mo = {o->active_sms, o->background};
+    g->mem = mem_create(o->mem_model ? o->mem_model : "detailed", cfg, &mo, e);
+    if (!g->mem) {
+        free(g);
+        return NULL;
+    }
+    g->opt.mem_model = g->mem->ops->name;
+    g->opt.scheduler = sched->name;
+    g->sm = ge_calloc(g->nsms, sizeof *g->sm, e);
+    if (!g->sm) {
+        sim_destroy(g);
+        return NULL;
+    }
+    for (uint32_t s = 0; s < g->nsms; s++)
+        if (sm_init(g, &g->sm[s], s, e)) {
+            sim_destroy(g);
+            return NULL;
+        }
+    g->detail.limiter = "";
+    return g;
+}
+
+void sim_destroy(sim_gpu *g)
+{
+    if (!g)
+        return;
+    if (g->sm)
+        for (uint32_t s = 0; s < g->nsms; s++)
+            sm_free(g, &g->sm[s]);
+    free(g->sm);
+    if (g->mem)
+        g->mem->ops->destroy(g->mem);
+    free(g->cta_stat);
+    free(g);
+}
+
+const sim_detail *sim_last_detail(const sim_gpu *g) { return &g->detail; }
+
+static void kernel_reset(sim_gpu *g)
+{
+    for (uint32_t s = 0; s < g->nsms; s++) {
+        sim_sm *sm = &g->sm[s];
+        sm->wake = SIM_NEVER;
+        sm->fetch_ptr = 0;
+        sim_icache_flush(&sm->ic);
+        for (uint32_t i = 0; i < g->nsched; i++) {
+            sim_sched_unit *su = &sm->sched[i];
+            memset(su->pol, 0, g->sched->state_bytes);
+            g->sched->init(su->pol);
+            su->acct = g->kstart;
+            su->last_cat = KR_IDLE;
+        }
+    }
+}
+
+int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, ge_err *e)
+{
+    if (occ_compute(&g->cfg, k, &g->occ, e))
+        return -1;
+    g->k = k;
+    g->kstart = g->now;
+    g->resident_ctas = 0;
+    g->last_retire = g->kstart;
+    g->slot_freed = 0;
+    sim_stats_kernel_begin(g);
+    g->mem->ops->kernel_boundary(g->mem);
+    kernel_reset(g);
+
+    uint64_t now = g->kstart, mem_next = 0;
+    int exhausted = 0, fill = 1;
+    for (;;) {
+        if (sim_stats_windows(g, now, 0, e))
+            return -1;
+        g->mem->ops->cycle(g->mem, now);
+        int mem_event = mem_next <= now;
+        if (fill && !exhausted) {
+            g->slot_freed = 0;
+            if (sim_cta_fill(g, feed, now, &exhausted, e) < 0)
+                return -1;
+        }
+        uint64_t next = SIM_NEVER;
+        for (uint32_t s = 0; s < g->nsms; s++) {
+            sim_sm *sm = &g->sm[s];
+            if (!sm->ctas)
+                continue;
+            if (g->opt.no_skip || sm->wake <= now || (mem_event && sm->loads_out))
+                sm->wake = sim_sm_cycle(g, sm, now);
+            if (sm->ctas && sm->wake < next)
+                next = sm->wake;
+        }
+        if (exhausted && g->resident_ctas == 0)
+            break;
+        fill = g->slot_freed || g->resident_ctas == 0;
+        if (fill && !exhausted)
+            next = now + 1;
+        mem_next = g->mem->ops->next_event(g->mem, now);
+        if (mem_next < next)
+            next = mem_next;
+        if (next == SIM_NEVER)
+            return ge_errf(e, "kernel %s: deadlock at cycle %llu: no warp can ever issue (%llu CTAs resident)",
+                           k->name, (unsigned long long)(now - g->kstart), (unsigned long long)g->resident_ctas);
+        now = g->opt.no_skip || next <= now ? now + 1 : next;
+    }
+    uint64_t end = g->last_retire;
+    for (uint32_t s = 0; s < g->nsms; s++)
+        sim_sm_account(g, &g->sm[s], end);
+    if (sim_stats_windows(g, end, 1, e))
+        return -1;
+    sim_stats_kernel_end(g, end, r);
+    g->now = now + 1;
+    return 0;
+}
+
+static int feed_source(void *ctx, ws_cta *cta, ge_err *e) { return ws_next_cta((ws_source *)ctx, cta, e); }
+
+int sim_run_source(sim_gpu *g, ws_source *src, kresult **res, size_t *n, ge_err *e)
+{
+    *res = NULL;
+    *n = 0;
+    size_t cap = 0;
+    ws_event ev;
+    int rc;
+    sim_cta_feed feed = {feed_source, src};
+    while ((rc = ws_next_event(src, &ev, e)) > 0) {
+        if (ev.kind != WS_EV_KERNEL)
+            continue;
+        if (ge_reserve((void **)res, &cap, *n + 1, sizeof **res, e))
+            return -1;
+        if (sim_kernel(g, &ev.kernel, &feed, &(*res)[*n], e))
+            return -1;
+        (*n)++;
+    }
+    return rc < 0 ? -1 : 0;
+}

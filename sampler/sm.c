@@ -1,0 +1,228 @@
+/*
+ * sm.c - the issue stage of an SM, its per-cycle step and its CPI stack.
+ *
+ * Each cycle every scheduler looks at its resident warps.  A warp is
+ * eligible when the head of its instruction buffer has been decoded, the
+ * scoreboard shows no pending source or destination, and it is not held at
+ * a barrier or fence.  The policy (sched.h) picks among the eligible; the
+ * pick issues if its functional unit, an operand collector and, for memory
+ * instructions, the LSU or shared-memory pipeline are free - otherwise the
+ * scheduler tries the next pick.  Up to sm.issue_width instructions issue
+ * per scheduler per cycle (dual issue when 2).
+ *
+ * Every scheduler-cycle is charged to one CPI-stack category
+ * (common/kresult.h): issued if it issued, else the most advanced reason
+ * any of its warps is waiting for, in the order memory > dependency >
+ * structural > sync > idle.
+ *
+ * Speed: a warp that cannot issue caches why and until when (wake,
+ * wait_cat), so it costs one compare per cycle until then; a pending load
+ * or a barrier sets wake to "never" and the completion or release wakes the
+ * warp.  When nothing issued, the step returns the earliest cycle anything
+ * can change (a wake, a unit or collector freeing, a fetch or I-cache
+ * fill) and the SM sleeps until then; the cycles in between get the same
+ * CPI category as the last step, since nothing changes during them.
+ */
+#include "sm.h"
+
+/* CPI-stack priority: the most advanced reason wins (kresult.h). */
+static const uint8_t stall_rank[KR_STALL_COUNT] = {
+    [KR_ISSUED] = 6, [KR_MEMORY] = 5, [KR_DEPENDENCY] = 4, [KR_STRUCTURAL] = 3, [KR_SYNC] = 2, [KR_IDLE] = 1,
+};
+
+static inline int worse(int a, int b) { return stall_rank[a] >= stall_rank[b] ? a : b; }
+
+void sim_sm_account(sim_gpu *g, sim_sm *sm, uint64_t until)
+{
+    for (uint32_t s = 0; s < g->nsched; s++) {
+        sim_sched_unit *su = &sm->sched[s];
+        if (su->acct < until) {
+            g->ks.stall[su->last_cat] += (double)(until - su->acct);
+            su->acct = until;
+        }
+    }
+}
+
+/* -1 if warp slot w can issue its head instruction now, else the CPI
+ * category it waits in (and w->wake says until when). */
+static int warp_status(sim_gpu *g, sim_warp *w, uint64_t now)
+{
+    if (w->wake > now)
+        return w->wait_cat;
+    w->long_wait = 0;
+    if (w->state == SIM_W_BAR || (w->state == SIM_W_FENCE && (w->loads || w->lsu))) {
+        w->wake = SIM_NEVER;
+        w->long_wait = 1;
+        return w->wait_cat = KR_SYNC;
+    }
+    if (w->state == SIM_W_FENCE)
+        w->state = SIM_W_RUN;
+    if (w->ib_n == 0) {
+        w->wake = SIM_NEVER; /* fetch sets it when an instruction arrives */
+        return w->wait_cat = KR_IDLE;
+    }
+    const sim_ib *b = &w->ib[w->ib_head];
+    if (b->ready > now) {
+        w->wake = b->ready;
+        return w->wait_cat = KR_IDLE;
+    }
+    uint64_t ready;
+    int mem;
+    if (sim_sb_check(w, b, now, &ready, &mem)) {
+        w->wake = ready;
+        w->long_wait = ready == SIM_NEVER;
+        return w->wait_cat = mem ? KR_MEMORY : KR_DEPENDENCY;
+    }
+    (void)g;
+    return -1;
+}
+
+static void count_issue(sim_gpu *g, sim_sm *sm, sim_warp *w, const ws_inst *in, uint32_t mask, const sim_dec *d)
+{
+    act_counters *a = &g->act;
+    double lanes = (double)ws_popc(mask);
+    a->c[ACT_WARP_INSTS]++;
+    a->c[ACT_THREAD_INSTS] += lanes;
+    a->c[ACT_IBUFFER_READS]++;
+    a->c[ACT_SCHED_ISSUES]++;
+    a->c[ACT_RF_READS] += in->nsrc;
+    a->c[ACT_RF_WRITES] += in->ndst;
+    a->c[ACT_PIPE_BUSY] += d->ii;
+    a->op_warps[in->op]++;
+    a->op_lanes[in->op] += lanes;
+    g->ks.unit_busy[d->unit] += d->ii;
+    sim_cta_stat *st = &g->cta_stat[sm->cta[w->cta].stat];
+    st->warp_insts++;
+    st->thread_insts += lanes;
+}
+
+/* Try to issue the head instruction of warp slot w on scheduler s: 0 if
+ * issued, -1 if a structural hazard blocks it (*retry: when to look again). */
+static int try_issue(sim_gpu *g, sim_sm *sm, uint32_t s, uint32_t w, uint64_t now, uint64_t *retry)
+{
+    sim_warp *wp = &sm->warp[w];
+    sim_ib *b = &wp->ib[wp->ib_head];
+    const ws_inst *in = b->in;
+    const sim_dec *d = &g->dec[in->op];
+    if (!sim_sb_room(wp, in, now)) {
+        *retry = now + 1;
+        return -1;
+    }
+    int u = sim_pool_find(&sm->units[d->unit], s, now, retry);
+    if (u < 0)
+        return -1;
+    int c = sim_pool_find(&sm->coll, s, now, retry);
+    if (c < 0)
+        return -1;
+    if (d->space != ISA_SPACE_NONE && sim_ldst_can_issue(g, sm, in, now, retry))
+        return -1;
+
+    sim_sched_unit *su = &sm->sched[s];
+    uint32_t extra = sim_opcoll_read(g, su, w, in, now);
+    g->ks.rf_conflicts += extra;
+    g->act.c[ACT_RF_BANK_CONFLICTS] += extra;
+    uint64_t dispatch = now + extra;
+    sm->coll.free_at[c] = dispatch + 1;
+    sm->units[d->unit].free_at[u] = dispatch + d->ii;
+
+    uint32_t mask = b->mask;
+    wp->ib_head = (uint8_t)((wp->ib_head + 1) % g->ib_cap);
+    wp->ib_n--;
+    wp->wake = 0;
+    if (!wp->fetch_done)
+        sim_fetch_want(sm, w);
+    count_issue(g, sm, wp, in, mask, d);
+
+    if (d->space != ISA_SPACE_NONE)
+        sim_ldst_issue(g, sm, w, in, mask, now, dispatch);
+    else if (in->ndst) {
+        sim_sb_reserve(wp, in, dispatch + d->latency, UINT32_MAX, 0);
+        sim_cta_result(sm, wp->cta, dispatch + d->latency);
+    }
+    if (d->flags & ISA_F_FENCE)
+        wp->state = SIM_W_FENCE;
+    if (wp->ib_n == 0 && !wp->nx && g->simt->remaining(wp->simt) == 0)
+        sim_cta_warp_done(g, sm, w, now); /* its last instruction */
+    else if (d->flags & ISA_F_BARRIER)
+        sim_cta_barrier(g, sm, w, now);
+    return 0;
+}
+
+static void sched_step(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_t *wake)
+{
+    sim_sched_unit *su = &sm->sched[s];
+    uint64_t elig = 0, longw = 0;
+    int cat = KR_IDLE;
+    for (uint64_t m = su->resident; m; m &= m - 1) {
+        uint32_t local = (uint32_t)__builtin_ctzll(m);
+        sim_warp *w = &sm->warp[local * g->nsched + s];
+        int c = warp_status(g, w, now);
+        if (c < 0) {
+            elig |= 1ull << local;
+            continue;
+        }
+        cat = worse(cat, c);
+        if (w->wake < *wake)
+            *wake = w->wake;
+        if (w->long_wait)
+            longw |= 1ull << local;
+    }
+    uint32_t issued = 0;
+    if (elig) {
+        sim_sched_view v = {su->resident, longw, su->age};
+        while (elig && issued < g->cfg.sm.issue_width) {
+            int local = g->sched->pick(su->pol, elig, &v);
+            uint32_t w = (uint32_t)local * g->nsched + s;
+            uint64_t retry = SIM_NEVER;
+            if (try_issue(g, sm, s, w, now, &retry) == 0) {
+                issued++;
+                g->sched->issued(su->pol, local);
+                sim_warp *wp = &sm->warp[w];
+                if (wp->state == SIM_W_DONE || warp_status(g, wp, now) >= 0)
+                    elig &= ~(1ull << local);
+                v.resident = su->resident;
+            } else {
+                elig &= ~(1ull << local);
+                cat = worse(cat, KR_STRUCTURAL);
+                if (retry < sm->retry_at)
+                    sm->retry_at = retry;
+            }
+        }
+    }
+    if (issued) {
+        cat = KR_ISSUED;
+        sm->busy = 1;
+    }
+    g->ks.stall[cat]++;
+    su->last_cat = (uint8_t)cat;
+    su->acct = now + 1;
+}
+
+uint64_t sim_sm_cycle(sim_gpu *g, sim_sm *sm, uint64_t now)
+{
+    sim_sm_account(g, sm, now);
+    sm->busy = 0;
+    sm->retry_at = SIM_NEVER;
+    sim_ldst_cycle(g, sm, now);
+    uint64_t wake = sm->draining ? sim_cta_drained(g, sm, now) : SIM_NEVER;
+    for (uint32_t s = 0; s < g->nsched; s++)
+        sched_step(g, sm, s, now, &wake);
+    sim_fetch(g, sm, now);
+    if (sm->ctas == 0) { /* nothing resident: idle until a CTA arrives */
+        for (uint32_t s = 0; s < g->nsched; s++)
+            sm->sched[s].last_cat = KR_IDLE;
+        return SIM_NEVER;
+    }
+    if (sm->busy)
+        return now + 1;
+    if (sm->lsu.next < sm->lsu.n) {
+        uint64_t t = now + 1 > sm->lsu.start ? now + 1 : sm->lsu.start;
+        if (t < wake)
+            wake = t;
+    }
+    if (sm->retry_at < wake)
+        wake = sm->retry_at;
+    if (sm->fetch_next < wake)
+        wake = sm->fetch_next;
+    return wake > now ? wake : now + 1;
+}

@@ -1,0 +1,302 @@
+/*
+ * sm.h - internal to the sampler: the state of the GPU and of one SM, and
+ * the stages of the SM pipeline, each in its own file:
+ *
+ *   fetch.c       I-cache, fetch and decode into the per-warp instruction buffer
+ *   scoreboard.c  per-warp pending-register table
+ *   sm.c          the issue stage: readiness, policy pick, issue, CPI stack
+ *   opcoll.c      operand collectors and register-file bank conflicts
+ *   units.c       functional-unit pools (latency / initiation interval per class)
+ *   ldst.c        LSU: coalescer, shared memory banks, hand-off to sim_mem
+ *   cta_sched.c   CTA placement under the occupancy limits, barriers, retirement
+ *   stats.c       kresult / sim_detail / power-trace windows
+ *   gpu.c         the top loop: clocking and skipping to the next event
+ *
+ * Time is the core clock's cycle number `now`, one clock for the lifetime
+ * of a sim_gpu.  A resource is free when its *_free cycle is <= now.  A
+ * warp caches the reason and the cycle until which its next instruction
+ * cannot issue (wake/wait_cat), so a stalled warp costs one compare per
+ * cycle and an SM whose warps all wait can sleep until the earliest wake.
+ */
+#ifndef SIM_SM_H
+#define SIM_SM_H
+
+#include <stdint.h>
+
+#include "coalesce.h"
+#include "kresult.h"
+#include "mem.h"
+#include "occupancy.h"
+#include "sched.h"
+#include "sim.h"
+#include "simt.h"
+
+#define SIM_NEVER UINT64_MAX
+#define SIM_MAX_SCHEDULERS 16
+/* Scoreboard entries per warp: pending register writes a warp may have in
+ * flight.  GPGPU-Sim's scoreboard is unbounded; 64 is far above what the
+ * kernels we run reach (a full table stalls the warp as structural). */
+#define SIM_SB_ENTRIES 64
+/* Coalesced line accesses the LSU hands to the memory system per cycle:
+ * one tag lookup per cycle in the L1, as in GPGPU-Sim's LD/ST unit
+ * (Bakhoda et al., ISPASS 2009, Section 3.1). */
+#define SIM_LSU_LINES_PER_CYCLE 1
+
+enum { SIM_W_FREE = 0, SIM_W_RUN, SIM_W_BAR, SIM_W_FENCE, SIM_W_DONE };
+
+/* Decoded op kind: one row per isa_op, built from the config at creation. */
+typedef struct sim_dec {
+    uint8_t unit, space, flags;
+    uint32_t latency, ii;
+} sim_dec;
+
+/* A fetched and decoded instruction waiting in a warp's buffer. */
+typedef struct sim_ib {
+    const ws_inst *in;
+    uint64_t ready;   /* cycle from which it can issue (fetch + decode done) */
+    uint64_t regbits; /* bit (reg & 63) of every source and destination */
+    uint32_t mask;    /* active lanes (from the divergence mechanism) */
+} sim_ib;
+
+/* A register some in-flight instruction will write. */
+typedef struct sim_sb_ent {
+    uint64_t ready; /* readable from this cycle; SIM_NEVER: waits on a memory completion */
+    uint32_t tag;   /* load record of a pending memory result, else UINT32_MAX */
+    uint16_t reg;
+    uint8_t mem;    /* result of a memory instruction (stall counts as memory) */
+} sim_sb_ent;
+
+typedef struct sim_warp {
+    sim_ib *ib;          /* ring of sm.ibuffer_entries */
+    void *simt;          /* divergence-mechanism state */
+    const ws_inst *nx;   /* next instruction to fetch (taken from simt), NULL if none */
+    uint32_t nx_mask;
+    uint64_t age;        /* launch order (GTO, two-level) */
+    uint64_t wake;       /* head instruction cannot issue before this cycle */
+    uint64_t fetch_free; /* I-cache miss: no fetch before this cycle */
+    uint64_t sb_bits;    /* bit (reg & 63) of every pending register */
+    uint32_t nsb;
+    uint32_t loads;      /* outstanding load records */
+    uint32_t lsu;        /* instructions of this warp still in the LSU */
+    uint32_t cta;        /* CTA slot */
+    uint32_t wid;        /* warp index within its CTA */
+    uint8_t state;       /* SIM_W_* */
+    uint8_t wait_cat;    /* kr_stall charged while wake > now */
+    uint8_t long_wait;   /* waiting on a global load / barrier / fence (two-level) */
+    uint8_t ib_head, ib_n;
+    uint8_t fetch_done;  /* the divergence mechanism has nothing left */
+    sim_sb_ent sb[SIM_SB_ENTRIES];
+} sim_warp;
+
+typedef struct sim_cta_slot {
+    ws_cta cta;           /* the CTA's instructions (buffers reused across CTAs) */
+    uint32_t used;
+    uint32_t nwarps, live; /* warps, and warps not yet retired */
+    uint32_t bar_waiting;  /* warps waiting at the current barrier */
+    uint32_t outstanding;  /* load records + LSU instructions in flight */
+    uint64_t drain;        /* cycle its last fixed-latency result is written */
+    uint32_t retire_wait;  /* done but draining: retires at `drain` */
+    uint32_t stat;         /* index of its sim_cta_stat */
+    uint32_t *warp_slot;   /* warp slot of each of its warps (sm.max_warps entries) */
+} sim_cta_slot;
+
+/* A load or atomic waiting for its lines (token = index in sim_sm.rec). */
+typedef struct sim_load {
+    uint64_t issue;
+    uint32_t warp;  /* warp slot */
+    uint32_t left;  /* lines not yet back */
+    uint32_t next_free;
+    uint8_t space;  /* isa_space (latency statistics cover global and local) */
+} sim_load;
+
+/* The LSU's one in-flight global/local/const/tex instruction. */
+typedef struct sim_lsu {
+    co_line line[CO_MAX_LINES];
+    int n, next;       /* lines, next to offer */
+    uint32_t token;    /* load record, or UINT32_MAX for stores */
+    uint32_t warp;
+    uint8_t kind, space, bypass;
+    uint64_t start;    /* first cycle it may offer (after operand read) */
+    uint64_t offer_cycle; /* cycle the offers count refers to */
+    uint32_t offers;      /* accesses offered in offer_cycle */
+} sim_lsu;
+
+/* A pool of identical resources (units of one kind, operand collectors),
+ * each free from its cycle on: per scheduler when there are at least as
+ * many as schedulers, else one pool the schedulers share. */
+typedef struct sim_pool {
+    uint32_t first[SIM_MAX_SCHEDULERS], count[SIM_MAX_SCHEDULERS];
+    uint64_t *free_at;
+} sim_pool;
+
+typedef struct sim_sched_unit {
+    void *pol;               /* policy state */
+    uint64_t resident;       /* local warps present */
+    uint64_t age[SIM_SCHED_MAX_WARPS];
+    uint64_t *bank_free;     /* per register-file bank: next free read slot (cycle * ports + port) */
+    uint64_t acct;           /* CPI stack charged up to (not incl.) this cycle */
+    uint8_t last_cat;        /* category of the last processed cycle */
+} sim_sched_unit;
+
+typedef struct sim_icache {
+    uint64_t *tag;       /* sets * ways, line+1 (0 = invalid) */
+    uint64_t *stamp;     /* LRU */
+    uint64_t clock;
+    uint64_t *mshr_line, *mshr_ready;
+    uint32_t sets, ways, nmshr;
+} sim_icache;
+
+typedef struct sim_sm {
+    uint32_t id;
+    sim_warp *warp;          /* max_warps slots */
+    uint8_t *simt_state;
+    sim_ib *ib_store;
+    sim_cta_slot *cta;       /* ctas_max slots */
+    uint32_t ncta_slots, ctas;  /* slots, resident CTAs */
+    uint64_t fetch_need[16]; /* warps that may fetch (bit per warp slot) */
+    uint32_t fetch_ptr, fetch_words;
+    uint64_t fetch_next;     /* earliest cycle fetch has work again (after a stage) */
+    sim_icache ic;
+    sim_sched_unit sched[SIM_MAX_SCHEDULERS];
+    sim_pool units[ISA_UNIT_COUNT];
+    sim_pool coll;
+    uint64_t shared_free;
+    sim_lsu lsu;
+    sim_load *rec;
+    uint32_t nrec, rec_free;
+    uint32_t loads_out;      /* outstanding load records on this SM */
+    uint32_t draining;       /* CTAs waiting for their last results to retire */
+    uint64_t wake;           /* next cycle this SM must be stepped */
+    uint64_t retry_at;       /* earliest cycle a structural stall of this cycle clears */
+    int busy;                /* something happened this cycle: step again next cycle */
+} sim_sm;
+
+/* Statistics gathered by the SM stages for one kernel (beyond act). */
+typedef struct sim_kstats {
+    double stall[KR_STALL_COUNT];
+    double unit_busy[ISA_UNIT_COUNT];
+    double gload_lat, gloads, sload_lat, sloads, shared_conflicts;
+    double lsu_retry, lsu_busy, rf_conflicts;
+    double active_sm_cycles, warp_cycles;
+} sim_kstats;
+
+struct sim_gpu {
+    gpu_config cfg;
+    sim_options opt;
+    sim_mem *mem;
+    const sim_sched_ops *sched;
+    const sim_simt_ops *simt;
+    sim_dec dec[ISA_OP_COUNT];
+    uint32_t nsms;           /* simulated SMs */
+    uint32_t nsched, wpsched; /* schedulers per SM, warps per scheduler */
+    uint32_t ib_cap, rf_banks_per_sched;
+    sim_sm *sm;
+    uint64_t now;
+    uint64_t age_clock;
+    /* current kernel */
+    const ws_kernel *k;
+    uint64_t kstart;
+    occupancy occ;
+    uint32_t nactive;        /* SMs with a resident CTA */
+    uint64_t resident_ctas;  /* CTAs resident on all SMs */
+    int slot_freed;          /* a CTA retired: try to place more */
+    uint64_t last_retire;    /* cycle after the latest CTA retirement */
+    uint64_t active_since;   /* active_sm_cycles integrated up to this cycle */
+    act_counters act;        /* SM-side activity of the kernel so far */
+    sim_kstats ks;
+    sim_cta_stat *cta_stat;
+    size_t ncta_stat, cta_stat_cap;
+    sim_detail detail;
+    /* power-trace windows */
+    uint64_t win_start;
+    act_counters win_prev;   /* totals at the start of the window */
+};
+
+/* ---- decode / units (units.c) ---- */
+int sim_units_init(sim_gpu *g, sim_sm *sm, ge_err *e);
+void sim_units_free(sim_sm *sm);
+void sim_decode_table(sim_gpu *g);
+/* Index of a free resource of pool p for scheduler s at now, or -1 (then
+ * *retry gets the earliest cycle one frees). */
+int sim_pool_find(const sim_pool *p, uint32_t s, uint64_t now, uint64_t *retry);
+int sim_pool_init(sim_pool *p, uint32_t n, uint32_t nsched, ge_err *e);
+
+/* ---- operand collector (opcoll.c) ---- */
+/* Read the instruction's source registers through the scheduler's banks
+ * starting at now; returns the extra cycles lost to bank conflicts. */
+uint32_t sim_opcoll_read(sim_gpu *g, sim_sched_unit *su, uint32_t warp_slot, const ws_inst *in, uint64_t now);
+
+/* ---- scoreboard (scoreboard.c) ---- */
+/* Hazard check of a buffered instruction; 0 = can issue.  Otherwise 1 and
+ * *ready = the cycle it can (SIM_NEVER for a pending load), *mem = 1 if a
+ * memory result is involved.  Drops entries that have become ready. */
+int sim_sb_check(sim_warp *w, const sim_ib *b, uint64_t now, uint64_t *ready, int *mem);
+/* Reserve the destinations of in: ready at `ready` (SIM_NEVER + tag for loads). */
+void sim_sb_reserve(sim_warp *w, const ws_inst *in, uint64_t ready, uint32_t tag, int mem);
+/* The load `tag` completed at now: its registers become readable. */
+void sim_sb_release(sim_warp *w, uint32_t tag, uint64_t now);
+/* 1 if the table has room for in's destinations (drops ready entries first). */
+int sim_sb_room(sim_warp *w, const ws_inst *in, uint64_t now);
+
+/* ---- fetch (fetch.c) ---- */
+int sim_icache_init(sim_gpu *g, sim_icache *ic, ge_err *e);
+void sim_icache_free(sim_icache *ic);
+void sim_icache_flush(sim_icache *ic);
+void sim_fetch(sim_gpu *g, sim_sm *sm, uint64_t now);
+static inline void sim_fetch_want(sim_sm *sm, uint32_t slot) { sm->fetch_need[slot >> 6] |= 1ull << (slot & 63); }
+static inline void sim_fetch_drop(sim_sm *sm, uint32_t slot) { sm->fetch_need[slot >> 6] &= ~(1ull << (slot & 63)); }
+
+/* ---- LSU (ldst.c) ---- */
+/* Structural check for a memory instruction: 0 = it may issue now. */
+int sim_ldst_can_issue(sim_gpu *g, sim_sm *sm, const ws_inst *in, uint64_t now, uint64_t *retry);
+/* Issue a memory instruction of warp slot w, operands read at `dispatch`. */
+void sim_ldst_issue(sim_gpu *g, sim_sm *sm, uint32_t w, const ws_inst *in, uint32_t mask, uint64_t now,
+                    uint64_t dispatch);
+/* Per cycle: collect completions, then offer the LSU's next line(s). */
+void sim_ldst_cycle(sim_gpu *g, sim_sm *sm, uint64_t now);
+int sim_ldst_init(sim_sm *sm, ge_err *e);
+
+/* ---- CTAs (cta_sched.c) ---- */
+int sim_cta_init(sim_gpu *g, sim_sm *sm, ge_err *e);
+void sim_cta_free_all(sim_sm *sm);
+/* Place CTAs from feed on SMs with a free slot at cycle now; returns the
+ * number placed or -1.  *exhausted is set when the feed has no more. */
+int sim_cta_fill(sim_gpu *g, sim_cta_feed *feed, uint64_t now, int *exhausted, ge_err *e);
+/* Warp slot w retired its last instruction at now. */
+void sim_cta_warp_done(sim_gpu *g, sim_sm *sm, uint32_t w, uint64_t now);
+/* Warp slot w arrived at a barrier. */
+void sim_cta_barrier(sim_gpu *g, sim_sm *sm, uint32_t w, uint64_t now);
+/* A load/LSU instruction of the CTA finished; retires the CTA if all done. */
+void sim_cta_outstanding_done(sim_gpu *g, sim_sm *sm, uint32_t cta, uint64_t now);
+/* A fixed-latency result of the CTA lands at `ready`. */
+static inline void sim_cta_result(sim_sm *sm, uint32_t cta, uint64_t ready)
+{
+    if (ready > sm->cta[cta].drain)
+        sm->cta[cta].drain = ready;
+}
+/* Retire the CTAs whose last results have landed by now; returns the
+ * earliest cycle another one will (SIM_NEVER if none waits). */
+uint64_t sim_cta_drained(sim_gpu *g, sim_sm *sm, uint64_t now);
+
+/* ---- the SM (sm.c) ---- */
+/* Step the SM through cycle now; returns the next cycle it must be stepped
+ * (SIM_NEVER: only a memory completion or a new CTA can wake it). */
+uint64_t sim_sm_cycle(sim_gpu *g, sim_sm *sm, uint64_t now);
+/* Charge the CPI stack of every scheduler up to (not including) `until`. */
+void sim_sm_account(sim_gpu *g, sim_sm *sm, uint64_t until);
+/* A warp's wait may be over (completion, barrier release): re-check it. */
+static inline void sim_warp_wake(sim_sm *sm, uint32_t w)
+{
+    sm->warp[w].wake = 0;
+    sm->busy = 1;
+}
+
+/* ---- statistics (stats.c) ---- */
+void sim_stats_kernel_begin(sim_gpu *g);
+/* Integrate the active-SM count up to now (call before it changes). */
+void sim_stats_active(sim_gpu *g, uint64_t now);
+/* Emit the power-trace windows that end at or before now; -1 on callback failure. */
+int sim_stats_windows(sim_gpu *g, uint64_t now, int final, ge_err *e);
+void sim_stats_kernel_end(sim_gpu *g, uint64_t end, kresult *r);
+
+#endif
