@@ -108,6 +108,7 @@ typedef struct prof_kernel {
     double atomic_addr_serial;      /* sum over atomics of max lanes per address */
     double footprint_lines;         /* distinct 128 B lines touched (global+local) */
     double barriers_per_warp;       /* average */
+    double reg_reads, reg_writes;   /* register operands read / written (warp-wide) */
 
     uint32_t nwarps;                /* representative warps */
     prof_warp *warps;

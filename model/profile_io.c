@@ -20,7 +20,7 @@
 #define MAGIC "GPUESTPF"
 #define BUF 65536
 #define MAX_STR (1u << 20)
-#define MAX_COUNT (1u << 28)
+#define MAX_COUNT (1u << 24)
 
 /* ---------------- writing ---------------- */
 
@@ -166,6 +166,8 @@ static void w_kernel(wstream_x *w, const prof_kernel *k)
     w_f64(w, k->atomic_addr_serial);
     w_f64(w, k->footprint_lines);
     w_f64(w, k->barriers_per_warp);
+    w_f64(w, k->reg_reads);
+    w_f64(w, k->reg_writes);
     w_u32(w, k->nwarps);
     for (uint32_t i = 0; i < k->nwarps; i++) {
         w_f64(w, k->warps[i].weight);
@@ -410,7 +412,7 @@ static int r_cta(rstream_x *r, ws_cta *c, uint32_t nopcodes, ge_err *e)
     for (int i = 0; i < 3; i++)
         c->id[i] = r_u32(r);
     c->index = r_u64(r);
-    uint32_t nw = r_count(r, 1u << 16, "warps per CTA");
+    uint32_t nw = r_count(r, 2048, "warps per CTA");
     for (uint32_t w = 0; w < nw && !r->bad; w++) {
         if (ws_cta_begin_warp(c, e))
             return -1;
@@ -477,7 +479,9 @@ static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
     k->atomic_addr_serial = r_f64(r);
     k->footprint_lines = r_f64(r);
     k->barriers_per_warp = r_f64(r);
-    uint32_t nw = r_count(r, 1024, "representative warps");
+    k->reg_reads = r_f64(r);
+    k->reg_writes = r_f64(r);
+    uint32_t nw = r_count(r, 64, "representative warps");
     if (r->bad)
         return bad_ret(r);
     k->warps = calloc(nw ? nw : 1, sizeof *k->warps);
@@ -539,7 +543,7 @@ static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
         c->cv_insts = r_f64(r);
         c->nsample = r_u32(r);
     }
-    uint32_t ns = r_count(r, MAX_COUNT, "sample CTAs");
+    uint32_t ns = r_count(r, 1u << 16, "sample CTAs");
     k->sample_is_all = r_u8(r) != 0;
     if (r->bad)
         return bad_ret(r);

@@ -232,6 +232,8 @@ static int walk_warp(pbuild *b, const ws_cta *c, uint32_t w, double *sig, ge_err
         pi->op = (uint8_t)op;
         pi->lanes = (uint8_t)lanes;
         pk->op_warps[op] += 1;
+        pk->reg_reads += in->nsrc;
+        pk->reg_writes += in->ndst;
         pk->op_lanes[op] += lanes;
         sig[PROF_SIG_WARP_INSTS] += 1;
         sig[PROF_SIG_LANES] += lanes;

@@ -1,0 +1,158 @@
+/*
+ * estimate.c - estimate a profiled workload in one of the three modes
+ * (see estimate.h), kernel by kernel, keeping one detailed simulator per
+ * shape so that the L2 and DRAM state carry across kernels as on a GPU.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "estimate_int.h"
+#include "progress.h"
+
+const char *const est_mode_names[3] = {"model", "hybrid", "full"};
+
+int est_mode_by_name(const char *name)
+{
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, est_mode_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+void est_options_default(est_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->mode = EST_HYBRID;
+    o->sample_sms = 1;
+    o->sample_rounds = 2;
+}
+
+static sim_gpu *make_sim(est_ctx *x, uint32_t sms, int background, ge_err *e)
+{
+    sim_options so;
+    memset(&so, 0, sizeof so);
+    so.scheduler = x->o->scheduler;
+    so.active_sms = sms;
+    so.background = background;
+    return sim_create(x->cfg, &so, e);
+}
+
+sim_gpu *est_sampled_sim(est_ctx *x, uint32_t sms, ge_err *e)
+{
+    if (x->sampled && x->sampled_sms != sms) {
+        sim_destroy(x->sampled);
+        x->sampled = NULL;
+    }
+    if (!x->sampled) {
+        x->sampled = make_sim(x, sms, 1, e);
+        x->sampled_sms = sms;
+    }
+    return x->sampled;
+}
+
+sim_gpu *est_full_sim(est_ctx *x, ge_err *e)
+{
+    if (!x->full)
+        x->full = make_sim(x, 0, 0, e);
+    return x->full;
+}
+
+static int full_kernel(est_ctx *x, uint32_t k, est_kernel *out, ge_err *e)
+{
+    const prof_kernel *pk = &x->p->k[k];
+    sim_gpu *g = est_full_sim(x, e);
+    if (!g)
+        return -1;
+    const ws_cta **all = malloc((pk->nsample ? pk->nsample : 1) * sizeof *all);
+    if (!all)
+        return ge_errf(e, "out of memory");
+    for (uint32_t i = 0; i < pk->nsample; i++)
+        all[i] = &pk->sample[i];
+    int rc = est_sim_ctas(g, x->p, k, all, pk->nsample, &out->r, e);
+    free(all);
+    out->simulated_full = 1;
+    out->r.sampled_ctas = pk->nsample;
+    return rc;
+}
+
+int est_profile(const gpu_config *cfg, const profile *p, const est_options *o, est_calibration *cals,
+                est_kernel **out, ge_err *e)
+{
+    *out = NULL;
+    if (o->mode == EST_FULL)
+        for (uint32_t k = 0; k < p->nkernels; k++)
+            if (!p->k[k].sample_is_all)
+                return ge_errf(e, "full mode needs the workload or trace: the profile keeps only a sample of "
+                                  "kernel %s",
+                               p->k[k].name);
+    est_kernel *res = calloc(p->nkernels ? p->nkernels : 1, sizeof *res);
+    if (!res)
+        return ge_errf(e, "out of memory");
+    est_ctx x = {cfg, p, o, NULL, NULL, 0};
+    const char *sched = o->scheduler ? o->scheduler : cfg->sm.scheduler;
+    progress pr;
+    progress_begin(&pr, est_mode_names[o->mode], p->nkernels);
+    int rc = 0;
+    for (uint32_t k = 0; k < p->nkernels && rc == 0; k++) {
+        double t0 = ge_now();
+        est_kernel *r = &res[k];
+        if (o->mode == EST_MODEL) {
+            rc = model_kernel(cfg, sched, p, k, NULL, NULL, &r->r, NULL, e);
+        } else if (o->mode == EST_FULL || p->k[k].sample_is_all) {
+            rc = full_kernel(&x, k, r, e);
+        } else {
+            const est_calibration *reuse = NULL;
+            if (cals && est_calibration_reusable(&cals[k], cfg, sched, p, k))
+                reuse = &cals[k];
+            rc = est_hybrid_kernel(&x, k, reuse, r, e);
+            if (rc == 0 && cals)
+                cals[k] = r->cal;
+        }
+        r->wall_s = ge_now() - t0;
+        progress_update(&pr, k + 1);
+    }
+    progress_done(&pr);
+    if (x.full)
+        sim_destroy(x.full);
+    if (x.sampled)
+        sim_destroy(x.sampled);
+    if (rc) {
+        free(res);
+        return -1;
+    }
+    *out = res;
+    return 0;
+}
+
+int est_full_source(const gpu_config *cfg, ws_source *src, const est_options *o, est_kernel **out, size_t *n,
+                    ge_err *e)
+{
+    *out = NULL;
+    *n = 0;
+    est_ctx x = {cfg, NULL, o, NULL, NULL, 0};
+    sim_gpu *g = est_full_sim(&x, e);
+    if (!g)
+        return -1;
+    kresult *kr;
+    size_t nk;
+    double t0 = ge_now();
+    int rc = sim_run_source(g, src, &kr, &nk, e);
+    sim_destroy(g);
+    if (rc)
+        return -1;
+    est_kernel *res = calloc(nk ? nk : 1, sizeof *res);
+    if (!res) {
+        free(kr);
+        return ge_errf(e, "out of memory");
+    }
+    double wall = ge_now() - t0;
+    for (size_t i = 0; i < nk; i++) {
+        res[i].r = kr[i];
+        res[i].simulated_full = 1;
+        res[i].wall_s = nk ? wall / nk : 0;
+    }
+    free(kr);
+    *out = res;
+    *n = nk;
+    return 0;
+}

@@ -1,0 +1,82 @@
+/*
+ * estimate.h - the hybrid estimator: the interval model (model/) calibrated
+ * by spatially sampled detailed simulation (sampler/).
+ *
+ * Modes, per kernel of a profile:
+ *   model  - the interval model alone (microseconds per kernel);
+ *   hybrid - simulate a sample of CTAs in detail on a few SMs, with the
+ *            memory system loaded as if every SM ran, then fit the model to
+ *            the sample and extrapolate to the whole kernel (calib/hybrid.c);
+ *            a kernel small enough that the profile kept all its CTAs is
+ *            simulated in full instead;
+ *   full   - the detailed simulator on every CTA (from a profile only when
+ *            it kept every CTA of every kernel; otherwise from the workload
+ *            or trace itself, est_full_source()).
+ * This module connects model/ and sampler/, which never include each other:
+ * a sampled run yields a kresult + sim_detail, and the fit yields a
+ * model_params plus a scale factor (est_calibration).
+ */
+#ifndef CALIB_ESTIMATE_H
+#define CALIB_ESTIMATE_H
+
+#include "gpu_config.h"
+#include "kresult.h"
+#include "model.h"
+#include "profile.h"
+#include "wstream.h"
+
+typedef enum { EST_MODEL = 0, EST_HYBRID, EST_FULL } est_mode;
+extern const char *const est_mode_names[3];
+int est_mode_by_name(const char *name);
+
+typedef struct est_options {
+    est_mode mode;
+    const char *scheduler;  /* NULL = the config's */
+    uint32_t sample_sms;    /* SMs simulated in hybrid mode (default 1) */
+    uint32_t sample_rounds; /* resident-CTA generations simulated per SM (default 2) */
+} est_options;
+
+void est_options_default(est_options *o);
+
+/* What a sampled run fixed for one kernel; reusable at nearby design points
+ * (see est_calibration_reusable). */
+typedef struct est_calibration {
+    int valid;
+    model_params params;   /* measured hit rates / latency overrides */
+    double ratio;          /* sampled cycles / model cycles for the sample's scenario */
+    double sample_cycles;
+    double sample_ctas;
+    double error;          /* relative error estimate of the extrapolation */
+    /* the design point it was measured at, for the reuse rule */
+    uint32_t ctas_per_sm;
+    double model_l1_hit, model_l2_hit, model_latency; /* the uncalibrated model there */
+    char scheduler[64];
+    uint64_t sm_signature; /* hash of the SM-core parameters */
+} est_calibration;
+
+typedef struct est_kernel {
+    kresult r;
+    est_calibration cal;   /* hybrid only */
+    double wall_s;         /* time spent on this kernel */
+    int simulated_full;    /* hybrid: 1 if the kernel was small and simulated in full */
+} est_kernel;
+
+/* Estimate every kernel of p.  *out gets p->nkernels entries (malloc'd).
+ * cals (optional, p->nkernels entries) supplies calibrations to reuse in
+ * hybrid mode where the reuse rule allows, and receives the ones used. */
+int est_profile(const gpu_config *cfg, const profile *p, const est_options *o, est_calibration *cals,
+                est_kernel **out, ge_err *e);
+
+/* Full detailed simulation of a stream (mode full without a complete profile). */
+int est_full_source(const gpu_config *cfg, ws_source *src, const est_options *o, est_kernel **out, size_t *n,
+                    ge_err *e);
+
+/* The reuse rule: may calibration c, measured at another design point, be
+ * used for kernel k at design cfg without re-sampling?  (docs/hybrid.md) */
+int est_calibration_reusable(const est_calibration *c, const gpu_config *cfg, const char *scheduler,
+                             const profile *p, uint32_t k);
+
+/* Hash of the SM-core parameters a calibration depends on. */
+uint64_t est_sm_signature(const gpu_config *cfg);
+
+#endif

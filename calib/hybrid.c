@@ -1,0 +1,228 @@
+/*
+ * hybrid.c - one kernel in hybrid mode: sample, simulate, fit, extrapolate.
+ *
+ * 1. Sample.  From the profile's sample CTAs (stratified by CTA cluster,
+ *    model/prof_select.c) take enough to fill `sample_sms` SMs at the
+ *    design's occupancy for `sample_rounds` generations, again in
+ *    proportion to the clusters' sizes.
+ * 2. Simulate them in detail on `sample_sms` SMs.  The memory system runs in
+ *    background mode: it carries the traffic the other SMs would add, so
+ *    the sample sees the latency and bandwidth of a full GPU (sampler/mem.h).
+ * 3. Fit.  The sample fixes what the model is least sure of: the L1 and L2
+ *    hit rates of loads, the average load latency with queueing, and the
+ *    DRAM row-hit rate are taken from the sample.  The model is then
+ *    evaluated for the sample's own scenario (same CTAs, same SMs, same
+ *    background); ratio = simulated cycles / model cycles absorbs what the
+ *    model still misses (scheduling detail, overlap).
+ * 4. Extrapolate.  The model with the fitted parameters evaluates the whole
+ *    kernel (all CTAs on all SMs: waves, tail, GPU-wide bandwidth) and the
+ *    result is scaled by the ratio.  This is the calibration that a sweep
+ *    may reuse at nearby design points (calib/reuse_rule.c).
+ *
+ * Error estimate (a documented heuristic, checked by bench/bench_estimate):
+ * the sampling error of a stratified mean of CTA sizes, sqrt(sum_c (w_c/W)^2
+ * cv_c^2 / n_c), combined in quadrature with an extrapolation term that
+ * grows with how much the model had to be corrected, 0.1 |ln ratio|.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "estimate_int.h"
+#include "occupancy.h"
+#include "sim.h"
+
+#define EST_ERR_MODEL_WEIGHT 0.1
+
+typedef struct {
+    const ws_cta *const *ctas;
+    size_t n, next;
+} cta_list;
+
+static int list_next(void *ctx, ws_cta *cta, ge_err *e)
+{
+    cta_list *l = ctx;
+    if (l->next >= l->n)
+        return 0;
+    if (ws_cta_copy(cta, l->ctas[l->next++], e))
+        return -1;
+    return 1;
+}
+
+int est_sim_ctas(sim_gpu *g, const profile *p, uint32_t k, const ws_cta *const *ctas, size_t n, kresult *r,
+                 ge_err *e)
+{
+    ws_kernel wk;
+    prof_kernel_ws(p, &p->k[k], &wk);
+    cta_list l = {ctas, n, 0};
+    sim_cta_feed feed = {list_next, &l};
+    return sim_kernel(g, &wk, &feed, r, e);
+}
+
+/* Choose the sample CTAs to run: quotas per cluster in proportion to weight. */
+static size_t choose(const prof_kernel *pk, size_t want, const ws_cta **pick, double *per_cluster)
+{
+    double W = 0;
+    for (uint32_t c = 0; c < pk->nclusters; c++) {
+        W += pk->clusters[c].weight;
+        per_cluster[c] = 0;
+    }
+    size_t n = 0;
+    for (uint32_t c = 0; c < pk->nclusters && W > 0; c++) {
+        const prof_cluster *cl = &pk->clusters[c];
+        if (cl->weight <= 0 || cl->nsample == 0)
+            continue;
+        size_t q = (size_t)llround(want * cl->weight / W);
+        if (q < 1)
+            q = 1;
+        if (q > cl->nsample)
+            q = cl->nsample;
+        /* evenly spaced among this cluster's sample CTAs */
+        size_t seen = 0, taken = 0;
+        for (uint32_t i = 0; i < pk->nsample && taken < q; i++) {
+            if (pk->sample_cluster[i] != c)
+                continue;
+            if (seen * q / cl->nsample == taken) {
+                pick[n++] = &pk->sample[i];
+                taken++;
+            }
+            seen++;
+        }
+        per_cluster[c] = (double)taken;
+    }
+    /* launch order = CTA index order */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && pick[j - 1]->index > pick[j]->index; j--) {
+            const ws_cta *t = pick[j];
+            pick[j] = pick[j - 1];
+            pick[j - 1] = t;
+        }
+    return n;
+}
+
+static double stratified_cv(const prof_kernel *pk, const double *per_cluster)
+{
+    double W = 0, v = 0;
+    for (uint32_t c = 0; c < pk->nclusters; c++)
+        W += pk->clusters[c].weight;
+    for (uint32_t c = 0; c < pk->nclusters && W > 0; c++) {
+        if (per_cluster[c] <= 0)
+            continue;
+        double f = pk->clusters[c].weight / W;
+        v += f * f * pk->clusters[c].cv_insts * pk->clusters[c].cv_insts / per_cluster[c];
+    }
+    return sqrt(v);
+}
+
+int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_kernel *out, ge_err *e)
+{
+    const gpu_config *cfg = x->cfg;
+    const profile *p = x->p;
+    const prof_kernel *pk = &p->k[k];
+    const char *sched = x->o->scheduler ? x->o->scheduler : cfg->sm.scheduler;
+    est_calibration cal;
+    memset(&cal, 0, sizeof cal);
+    uint64_t nsampled = 0;
+
+    if (reuse && reuse->valid) {
+        cal = *reuse;
+        /* carry the measured hit rates over, shifted by the model's own change */
+        model_detail d;
+        kresult tmp;
+        model_params base;
+        model_params_default(&base);
+        if (model_kernel(cfg, sched, p, k, &base, NULL, &tmp, &d, e))
+            return -1;
+        if (cal.params.l1_hit >= 0)
+            cal.params.l1_hit = fmin(1, fmax(0, cal.params.l1_hit + d.l1_hit - reuse->model_l1_hit));
+        if (cal.params.l2_hit >= 0)
+            cal.params.l2_hit = fmin(1, fmax(0, cal.params.l2_hit + d.l2_hit - reuse->model_l2_hit));
+        if (cal.params.load_latency >= 0)
+            cal.params.load_latency = fmax(1, cal.params.load_latency + d.load_latency - reuse->model_latency);
+    } else {
+        ws_kernel wk;
+        prof_kernel_ws(p, pk, &wk);
+        occupancy occ;
+        if (occ_compute(cfg, &wk, &occ, e))
+            return -1;
+        uint32_t sms = x->o->sample_sms ? x->o->sample_sms : 1;
+        if (sms > cfg->gpu.sm_count)
+            sms = cfg->gpu.sm_count;
+        size_t want = (size_t)sms * occ.ctas_per_sm * (x->o->sample_rounds ? x->o->sample_rounds : 2);
+        const ws_cta **pick = malloc((pk->nsample ? pk->nsample : 1) * sizeof *pick);
+        double *per_cluster = calloc(pk->nclusters ? pk->nclusters : 1, sizeof *per_cluster);
+        if (!pick || !per_cluster) {
+            free(pick);
+            free(per_cluster);
+            return ge_errf(e, "out of memory (sample)");
+        }
+        size_t n = choose(pk, want, pick, per_cluster);
+        if (n == 0) {
+            free(pick);
+            free(per_cluster);
+            return ge_errf(e, "kernel %s: the profile holds no sample CTAs", pk->name);
+        }
+        sim_gpu *g = est_sampled_sim(x, sms, e);
+        kresult sr;
+        if (!g || est_sim_ctas(g, p, k, pick, n, &sr, e)) {
+            free(pick);
+            free(per_cluster);
+            return -1;
+        }
+        const sim_detail *sd = sim_last_detail(g);
+        model_params_default(&cal.params);
+        if (sd->l1_load_sectors > 0)
+            cal.params.l1_hit = sd->l1_load_hits / sd->l1_load_sectors;
+        if (sd->l2_load_sectors > 0)
+            cal.params.l2_hit = sd->l2_load_hits / sd->l2_load_sectors;
+        if (sd->mem_load_latency > 0)
+            cal.params.load_latency = sd->mem_load_latency;
+        if (sd->dram_row_accesses > 0)
+            cal.params.row_hit = sd->dram_row_hits / sd->dram_row_accesses;
+        model_scenario sc = {sms, (double)n, per_cluster, 1};
+        kresult mr;
+        if (model_kernel(cfg, sched, p, k, &cal.params, &sc, &mr, NULL, e)) {
+            free(pick);
+            free(per_cluster);
+            return -1;
+        }
+        cal.ratio = mr.cycles > 0 ? sr.cycles / mr.cycles : 1;
+        cal.sample_cycles = sr.cycles;
+        cal.sample_ctas = (double)n;
+        double samp = stratified_cv(pk, per_cluster);
+        double mod = EST_ERR_MODEL_WEIGHT * fabs(log(cal.ratio > 0 ? cal.ratio : 1));
+        cal.error = sqrt(samp * samp + mod * mod);
+        cal.ctas_per_sm = occ.ctas_per_sm;
+        model_params base;
+        model_params_default(&base);
+        model_detail d;
+        if (model_kernel(cfg, sched, p, k, &base, NULL, &mr, &d, e)) {
+            free(pick);
+            free(per_cluster);
+            return -1;
+        }
+        cal.model_l1_hit = d.l1_hit;
+        cal.model_l2_hit = d.l2_hit;
+        cal.model_latency = d.load_latency;
+        snprintf(cal.scheduler, sizeof cal.scheduler, "%s", sched);
+        cal.sm_signature = est_sm_signature(cfg);
+        cal.valid = 1;
+        nsampled = n;
+        free(pick);
+        free(per_cluster);
+    }
+    model_detail d;
+    if (model_kernel(cfg, sched, p, k, &cal.params, NULL, &out->r, &d, e))
+        return -1;
+    out->r.sampled_ctas = nsampled;
+    out->r.cycles *= cal.ratio;
+    out->r.act.c[ACT_CYCLES] = out->r.cycles;
+    out->r.act.c[ACT_ACTIVE_SM_CYCLES] *= cal.ratio;
+    /* the CPI stack keeps its shape; it scales with the cycles */
+    for (int s = 0; s < KR_STALL_COUNT; s++)
+        if (s != KR_ISSUED)
+            out->r.stall[s] *= cal.ratio;
+    out->r.error_estimate = cal.error;
+    out->cal = cal;
+    return 0;
+}

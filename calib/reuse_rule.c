@@ -1,0 +1,75 @@
+/*
+ * reuse_rule.c - when may a sweep reuse a kernel's calibration instead of
+ * sampling again?  (docs/hybrid.md states the rule; tests/calib checks it.)
+ *
+ * A calibration measured at design A is reused at design B when the model
+ * can carry the difference by itself:
+ *   1. the SM core is the same: scheduler policy, schedulers, issue width,
+ *      occupancy limits, register file, units, latency table, L1 latency and
+ *      MSHRs (est_sm_signature) -- the ratio encodes scheduling behaviour the
+ *      model does not capture, which changes with any of these;
+ *   2. the kernel's occupancy (CTAs per SM) is the same;
+ *   3. the uncalibrated model's L1 and L2 load hit rates at B are within
+ *      EST_REUSE_HIT_DELTA of their values at A (the measured rates are then
+ *      shifted by the model's change);
+ * Everything else (SM count, clocks, L2 and DRAM parameters, NoC) is
+ * extrapolated analytically: the measured load latency is shifted by the
+ * model's change in latency, and bandwidth bounds are recomputed.
+ */
+#include <string.h>
+
+#include "estimate.h"
+#include "occupancy.h"
+#include "u64set.h"
+
+#define EST_REUSE_HIT_DELTA 0.05
+
+static uint64_t mix(uint64_t h, double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return ge_hash64(h ^ b) + 0x9e3779b97f4a7c15ULL;
+}
+
+uint64_t est_sm_signature(const gpu_config *c)
+{
+    uint64_t h = 1469598103934665603ULL;
+    const double sm[] = {c->sm.max_threads, c->sm.max_warps, c->sm.max_ctas, c->sm.registers,
+                         c->sm.max_regs_per_thread, c->sm.reg_alloc_unit, c->sm.rf_banks,
+                         c->sm.operand_collectors, c->sm.schedulers, c->sm.issue_width, c->sm.ibuffer_entries,
+                         c->sm.fetch_width, c->sm.shared_bytes, c->sm.shared_banks, c->sm.shared_latency_cycles,
+                         c->l1d.latency_cycles, c->l1d.mshr_entries, c->l1d.mshr_merge};
+    for (size_t i = 0; i < sizeof sm / sizeof *sm; i++)
+        h = mix(h, sm[i]);
+    for (int u = 0; u < ISA_UNIT_COUNT; u++)
+        h = mix(h, c->units[u]);
+    for (int l = 0; l < ISA_LAT_COUNT; l++) {
+        h = mix(h, c->lat[l].latency);
+        h = mix(h, c->lat[l].ii);
+    }
+    for (const char *s = c->sm.divergence; *s; s++)
+        h = mix(h, *s);
+    return h;
+}
+
+int est_calibration_reusable(const est_calibration *c, const gpu_config *cfg, const char *scheduler,
+                             const profile *p, uint32_t k)
+{
+    if (!c || !c->valid || k >= p->nkernels)
+        return 0;
+    if (strcmp(c->scheduler, scheduler) != 0 || c->sm_signature != est_sm_signature(cfg))
+        return 0;
+    ws_kernel wk;
+    prof_kernel_ws(p, &p->k[k], &wk);
+    occupancy occ;
+    if (occ_compute(cfg, &wk, &occ, NULL) || occ.ctas_per_sm != c->ctas_per_sm)
+        return 0;
+    model_params base;
+    model_params_default(&base);
+    kresult r;
+    model_detail d;
+    if (model_kernel(cfg, scheduler, p, k, &base, NULL, &r, &d, NULL))
+        return 0;
+    return d.l1_hit - c->model_l1_hit <= EST_REUSE_HIT_DELTA && c->model_l1_hit - d.l1_hit <= EST_REUSE_HIT_DELTA &&
+           d.l2_hit - c->model_l2_hit <= EST_REUSE_HIT_DELTA && c->model_l2_hit - d.l2_hit <= EST_REUSE_HIT_DELTA;
+}

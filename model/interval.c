@@ -1,0 +1,155 @@
+/*
+ * interval.c - single-warp replay and the multi-warp interval formula.
+ *
+ * Replay: a warp's profiled instruction record is issued in order, one per
+ * cycle at best; an instruction waits until every producer it depends on
+ * (profile dep[] distances) has its result, using the design's latencies.
+ * Whenever it has to wait, an interval ends: "i issues, then s stall cycles",
+ * and the stall is charged to memory if the producer that released it is a
+ * load, else to an ALU dependency.  This is the interval profile of GPUMech
+ * (Huang et al., MICRO 2014, section 4), computed per design because the
+ * latencies change with it.
+ *
+ * Multi-warp: N warps in one scheduler issue in turn.  In an interval each
+ * issues i instructions (N*i cycles of issue), and a warp's stall of s
+ * cycles is hidden by the others' issue; the interval costs
+ * max(N*i, i + s).  Summed over intervals this is exact for N = 1 and tends
+ * to the issue bound N*I for large N, the two limits GPUMech's round-robin
+ * model interpolates.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+void model_warp_time_free(model_warp_time *t)
+{
+    free(t->issue);
+    free(t->stall);
+    free(t->mem);
+    memset(t, 0, sizeof *t);
+}
+
+static int is_load(const isa_op_info *inf)
+{
+    return (inf->flags & (ISA_F_LOAD | ISA_F_ATOMIC)) != 0;
+}
+
+static double inst_latency(const prof_inst *pi, const model_lat *lat)
+{
+    const isa_op_info *inf = &isa_ops[pi->op];
+    switch (inf->space) {
+    case ISA_SPACE_GLOBAL:
+    case ISA_SPACE_LOCAL:
+    case ISA_SPACE_TEX:
+        if (inf->flags & ISA_F_ATOMIC)
+            return lat->atomic + (pi->lines > 1 ? pi->lines - 1 : 0);
+        if (inf->flags & ISA_F_LOAD)
+            return lat->load + (pi->lines > 1 ? pi->lines - 1 : 0);
+        return lat->alu[ISA_LAT_MEM];
+    case ISA_SPACE_SHARED:
+        return lat->shared + (pi->conflict > 1 ? (pi->conflict - 1) * lat->shared_ii : 0);
+    case ISA_SPACE_CONST:
+        return lat->constant;
+    default:
+        return lat->alu[inf->lat];
+    }
+}
+
+int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, ge_err *e)
+{
+    memset(t, 0, sizeof *t);
+    uint32_t n = w->ninst;
+    double *done = malloc((n ? n : 1) * sizeof *done);
+    uint8_t *load = malloc(n ? n : 1);
+    t->issue = malloc((n + 1) * sizeof *t->issue);
+    t->stall = malloc((n + 1) * sizeof *t->stall);
+    t->mem = malloc(n + 1);
+    if (!done || !load || !t->issue || !t->stall || !t->mem) {
+        free(done);
+        free(load);
+        model_warp_time_free(t);
+        return ge_errf(e, "out of memory (warp replay)");
+    }
+    double prev = -1, run = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        const prof_inst *pi = &w->inst[j];
+        const isa_op_info *inf = &isa_ops[pi->op];
+        double ready = prev + 1;
+        int by_mem = 0;
+        for (int k = 0; k < PROF_MAX_DEPS; k++) {
+            uint32_t d = pi->dep[k];
+            if (!d || d > j)
+                continue;
+            uint32_t p = j - d;
+            if (done[p] > ready) {
+                ready = done[p];
+                by_mem = load[p];
+            } else if (done[p] == ready && load[p]) {
+                by_mem = 1;
+            }
+        }
+        double s = ready - (prev + 1);
+        if (s > 0) {
+            t->issue[t->nint] = run;
+            t->stall[t->nint] = s;
+            t->mem[t->nint] = (uint8_t)by_mem;
+            t->nint++;
+            if (by_mem)
+                t->stall_mem += s;
+            else
+                t->stall_dep += s;
+            run = 0;
+        }
+        run += 1;
+        done[j] = ready + inst_latency(pi, lat);
+        load[j] = (uint8_t)(is_load(inf) && inf->space != ISA_SPACE_SHARED && inf->space != ISA_SPACE_CONST);
+        prev = ready;
+    }
+    t->issue[t->nint] = run;
+    t->stall[t->nint] = 0;
+    t->mem[t->nint] = 0;
+    t->nint++;
+    t->insts = n;
+    t->cycles = prev + 1;
+    free(done);
+    free(load);
+    return 0;
+}
+
+double model_multiwarp(const model_warp_time *t, double n, int gto, double *mem_stall, double *dep_stall)
+{
+    (void)gto; /* see the file comment: both policies share the formula; they differ through the caches */
+    double cyc = 0, ms = 0, ds = 0;
+    if (n < 1)
+        n = 1;
+    for (uint32_t j = 0; j < t->nint; j++) {
+        double i = t->issue[j], s = t->stall[j];
+        double busy = n * i, alone = i + s;
+        if (alone > busy) {
+            cyc += alone;
+            if (t->mem[j])
+                ms += alone - busy;
+            else
+                ds += alone - busy;
+        } else {
+            cyc += busy;
+        }
+    }
+    if (mem_stall)
+        *mem_stall = ms;
+    if (dep_stall)
+        *dep_stall = ds;
+    return cyc;
+}
+
+double model_md1_wait(double rho)
+{
+    /* Pollaczek-Khinchine for deterministic service: Wq = rho / (2 (1 - rho)) service times. */
+    if (rho <= 0)
+        return 0;
+    if (rho >= 0.98)
+        rho = 0.98;
+    return rho / (2.0 * (1.0 - rho));
+}

@@ -1,0 +1,376 @@
+/*
+ * model.c - assembles the interval model for one kernel (see model.h for
+ * the method): occupancy -> hit rates and latencies -> representative-warp
+ * intervals -> per-generation SM time with throughput bounds -> kernel time
+ * with GPU-wide bandwidth bounds and DRAM queueing -> kresult (cycles, CPI
+ * stack, activity counters).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "model_int.h"
+#include "occupancy.h"
+
+#define MODEL_FIXPOINT_ITERS 8
+#define LSU_LINES_PER_CYCLE 1.0 /* one L1 tag lookup (one line) per SM per cycle, as the simulator */
+
+void model_params_default(model_params *p)
+{
+    p->latency_scale = 1.0;
+    p->overlap = 6.0;
+    p->dram_efficiency = 0.85;
+    p->row_hit = 0.5;
+    p->l1_hit = -1;
+    p->l2_hit = -1;
+    p->load_latency = -1;
+}
+
+static int interleave_of(const char *sched)
+{
+    return sched && strcmp(sched, "gto") == 0 ? PROF_IL_GTO : PROF_IL_LRR;
+}
+
+/* Kernel totals for the scenario (scaled by CTAs, optionally per cluster). */
+typedef struct {
+    double warps, insts, lanes;
+    double op_warps[ISA_OP_COUNT], op_lanes[ISA_OP_COUNT], op_lines[ISA_OP_COUNT], op_sectors[ISA_OP_COUNT];
+    double shared_bank, reg_reads, reg_writes;
+} totals;
+
+static void scenario_totals(const prof_kernel *pk, const model_scenario *sc, double ctas, totals *t)
+{
+    memset(t, 0, sizeof *t);
+    double f = pk->nctas ? ctas / pk->nctas : 0;
+    /* With a cluster mix, scale instruction volume by the mix's mean CTA size. */
+    if (sc && sc->cluster_ctas && pk->nclusters) {
+        double mix = 0, base = 0;
+        for (uint32_t c = 0; c < pk->nclusters; c++) {
+            mix += sc->cluster_ctas[c] * pk->clusters[c].mean[PROF_SIG_WARP_INSTS];
+            base += pk->clusters[c].weight * pk->clusters[c].mean[PROF_SIG_WARP_INSTS];
+        }
+        if (base > 0)
+            f = mix / base;
+    }
+    t->warps = ctas * pk->warps_per_cta;
+    t->insts = pk->warp_insts * f;
+    t->lanes = pk->thread_insts * f;
+    for (int i = 0; i < ISA_OP_COUNT; i++) {
+        t->op_warps[i] = pk->op_warps[i] * f;
+        t->op_lanes[i] = pk->op_lanes[i] * f;
+        t->op_lines[i] = pk->op_lines[i] * f;
+        t->op_sectors[i] = pk->op_sectors[i] * f;
+    }
+    t->shared_bank = pk->shared_bank_cycles * f;
+    t->reg_reads = pk->reg_reads * f;
+    t->reg_writes = pk->reg_writes * f;
+}
+
+static double sum_ops(const double *v, unsigned mask_space, unsigned flags)
+{
+    double s = 0;
+    for (int i = 0; i < ISA_OP_COUNT; i++) {
+        const isa_op_info *inf = &isa_ops[i];
+        if ((mask_space & (1u << inf->space)) && (inf->flags & flags))
+            s += v[i];
+    }
+    return s;
+}
+#define SP(x) (1u << ISA_SPACE_##x)
+
+/* Time of one generation of `cpsm` resident CTAs on one SM. */
+typedef struct {
+    double t, t_int, t_units, t_lsu, t_mshr, mem_stall, dep_stall;
+} gen_time;
+
+static void generation(const gpu_config *cfg, const prof_kernel *pk, const model_warp_time *wt,
+                       const double *wweight, uint32_t nw, const totals *t, double cpsm, double load_lat,
+                       double l1_miss_lines_per_warp, gen_time *g)
+{
+    memset(g, 0, sizeof *g);
+    double sched = cfg->sm.schedulers;
+    double n = cpsm * pk->warps_per_cta / sched; /* warps per scheduler */
+    double wsum = 0;
+    for (uint32_t r = 0; r < nw; r++)
+        wsum += wweight[r];
+    for (uint32_t r = 0; r < nw; r++) {
+        double ms, ds;
+        double c = model_multiwarp(&wt[r], n, 0, &ms, &ds);
+        double w = wsum > 0 ? wweight[r] / wsum : 1.0 / nw;
+        g->t_int += w * c;
+        g->mem_stall += w * ms;
+        g->dep_stall += w * ds;
+    }
+    /* functional-unit throughput per scheduler: warps per scheduler x per-warp ops x ii / units */
+    double warps_total = t->warps > 0 ? t->warps : 1;
+    double unit_busy[ISA_UNIT_COUNT] = {0};
+    for (int op = 0; op < ISA_OP_COUNT; op++) {
+        const isa_op_info *inf = &isa_ops[op];
+        if (inf->unit == ISA_UNIT_LDST)
+            continue;
+        unit_busy[inf->unit] += t->op_warps[op] / warps_total * cfg->lat[inf->lat].ii;
+    }
+    for (int u = 0; u < ISA_UNIT_COUNT; u++) {
+        if (u == ISA_UNIT_LDST || unit_busy[u] == 0)
+            continue;
+        double units_per_sched = cfg->units[u] / sched;
+        if (units_per_sched <= 0)
+            units_per_sched = 1.0 / sched;
+        double b = n * unit_busy[u] / units_per_sched;
+        if (b > g->t_units)
+            g->t_units = b;
+    }
+    /* LSU / L1 port: line lookups and shared-memory bank cycles per SM */
+    double lines_per_warp = sum_ops(t->op_lines, SP(GLOBAL) | SP(LOCAL) | SP(CONST) | SP(TEX),
+                                    ISA_F_LOAD | ISA_F_STORE | ISA_F_ATOMIC) / warps_total;
+    double bank_per_warp = t->shared_bank / warps_total;
+    double mem_insts_per_warp = 0;
+    for (int op = 0; op < ISA_OP_COUNT; op++)
+        if (isa_ops[op].unit == ISA_UNIT_LDST)
+            mem_insts_per_warp += t->op_warps[op] / warps_total;
+    double warps_sm = cpsm * pk->warps_per_cta;
+    g->t_lsu = warps_sm * (lines_per_warp + bank_per_warp) / LSU_LINES_PER_CYCLE;
+    double ldst_ii = cfg->lat[ISA_LAT_MEM].ii * sched / (cfg->units[ISA_UNIT_LDST] ? cfg->units[ISA_UNIT_LDST] : 1);
+    if (warps_sm * mem_insts_per_warp * ldst_ii / sched > g->t_lsu)
+        g->t_lsu = warps_sm * mem_insts_per_warp * ldst_ii / sched;
+    /* MSHRs: misses in flight per SM cannot exceed the entries */
+    double mshr = cfg->l1d.mshr_entries ? cfg->l1d.mshr_entries : 1;
+    g->t_mshr = warps_sm * l1_miss_lines_per_warp * load_lat / mshr;
+    g->t = g->t_int;
+    if (g->t_units > g->t)
+        g->t = g->t_units;
+    if (g->t_lsu > g->t)
+        g->t = g->t_lsu;
+    if (g->t_mshr > g->t)
+        g->t = g->t_mshr;
+}
+
+int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p, uint32_t k,
+                 const model_params *mp, const model_scenario *sc, kresult *out, model_detail *d, ge_err *e)
+{
+    if (k >= p->nkernels)
+        return ge_errf(e, "kernel %u out of range", k);
+    const prof_kernel *pk = &p->k[k];
+    model_params defp;
+    if (!mp) {
+        model_params_default(&defp);
+        mp = &defp;
+    }
+    if (!scheduler)
+        scheduler = cfg->sm.scheduler;
+    int il = interleave_of(scheduler);
+
+    ws_kernel wk;
+    prof_kernel_ws(p, pk, &wk);
+    occupancy occ;
+    if (occ_compute(cfg, &wk, &occ, e))
+        return -1;
+
+    double ctas = sc && sc->ctas > 0 ? sc->ctas : (double)pk->nctas;
+    uint32_t sms = cfg->gpu.sm_count;
+    double active = sc && sc->active_sms ? sc->active_sms : sms;
+    if (active > ctas)
+        active = ceil(ctas);
+    if (active < 1)
+        active = 1;
+    double share = (sc && sc->background && sc->active_sms) ? (double)sc->active_sms / sms : 1.0;
+    double per_sm = ceil(ctas / active - 1e-9);
+    double c = occ.ctas_per_sm < per_sm ? occ.ctas_per_sm : per_sm;
+    if (c < 1)
+        c = 1;
+
+    totals t;
+    scenario_totals(pk, sc, ctas, &t);
+
+    /* hit rates */
+    double h1 = mp->l1_hit >= 0 ? mp->l1_hit : mm_l1_hit(pk, cfg, c, il);
+    double load_sec = sum_ops(t.op_sectors, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD);
+    double store_sec = sum_ops(t.op_sectors, SP(GLOBAL) | SP(LOCAL), ISA_F_STORE);
+    double atom_sec = sum_ops(t.op_sectors, SP(GLOBAL), ISA_F_ATOMIC);
+    double l2_stream = load_sec + store_sec + atom_sec;
+    double H2 = mm_l2_hit_all(p, k, cfg, (double)occ.ctas_per_sm * sms);
+    double h1s = l2_stream > 0 ? h1 * load_sec / l2_stream : 0;
+    double h2 = mp->l2_hit >= 0 ? mp->l2_hit : (h1s < 1 ? (H2 - h1s) / (1 - h1s) : 1);
+    if (h2 < 0)
+        h2 = 0;
+    if (h2 > 1)
+        h2 = 1;
+
+    mm_path path;
+    mm_latencies(cfg, mp, &path);
+
+    /* memory volumes */
+    double l1_miss_sec = load_sec * (1 - h1);
+    double dram_read_sec = l1_miss_sec * (1 - h2) + atom_sec * (1 - H2);
+    double dram_write_sec = store_sec * (1 - H2);
+    double dram_bytes = (dram_read_sec + dram_write_sec) * 32.0;
+    double l2_sec = l1_miss_sec + store_sec + atom_sec;
+    double load_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD);
+    double miss_lines_per_warp = t.warps > 0 ? load_lines * (1 - h1) / t.warps : 0;
+    double noc_flits = (l2_sec * 32.0) / cfg->noc.flit_bytes + sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL),
+                                                                     ISA_F_LOAD | ISA_F_STORE | ISA_F_ATOMIC);
+
+    double t_dram = dram_bytes / (path.dram_bw * mp->dram_efficiency * share);
+    double t_l2 = l2_sec * 32.0 / (path.l2_bw * share);
+    double t_noc = noc_flits * cfg->noc.flit_bytes / (path.noc_bw * share);
+
+    /* replay representative warps; iterate latency <-> DRAM queueing */
+    model_warp_time wt[64];
+    double ww[64];
+    uint32_t nw = pk->nwarps < 64 ? pk->nwarps : 64;
+    double total = 0, t_sm = 0, lat = 0, rho = 0, gens = 0;
+    gen_time gfull = {0}, gpart = {0};
+    for (uint32_t r = 0; r < nw; r++)
+        ww[r] = pk->warps[r].weight;
+    for (int it = 0; it < MODEL_FIXPOINT_ITERS; it++) {
+        double q = model_md1_wait(rho) * path.burst_core;
+        if (mp->load_latency >= 0)
+            lat = mp->load_latency;
+        else
+            lat = mp->latency_scale * (h1 * path.l1 + (1 - h1) * (h2 * path.l2 + (1 - h2) * (path.dram + q)));
+        model_lat ml;
+        memset(&ml, 0, sizeof ml);
+        for (int i = 0; i < ISA_LAT_COUNT; i++) {
+            ml.alu[i] = cfg->lat[i].latency;
+            ml.ii[i] = cfg->lat[i].ii;
+        }
+        ml.load = lat;
+        ml.shared = cfg->sm.shared_latency_cycles;
+        ml.shared_ii = 1;
+        ml.constant = cfg->l1c.latency_cycles ? cfg->l1c.latency_cycles : cfg->l1d.latency_cycles;
+        ml.atomic = mp->latency_scale * (h2 * path.l2 + (1 - h2) * (path.dram + q));
+        for (uint32_t r = 0; r < nw; r++)
+            if (model_replay(&pk->warps[r], &ml, &wt[r], e)) {
+                for (uint32_t x = 0; x < r; x++)
+                    model_warp_time_free(&wt[x]);
+                return -1;
+            }
+        double full = floor(per_sm / c + 1e-9);
+        double rem = per_sm - full * c;
+        generation(cfg, pk, wt, ww, nw, &t, c, lat, miss_lines_per_warp, &gfull);
+        if (rem > 0.5)
+            generation(cfg, pk, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, &gpart);
+        else
+            memset(&gpart, 0, sizeof gpart);
+        t_sm = full * gfull.t + gpart.t;
+        gens = full + (rem > 0.5 ? rem / c : 0);
+        double pw = mp->overlap;
+        total = pow(pow(t_sm, pw) + pow(t_dram, pw) + pow(t_l2, pw) + pow(t_noc, pw), 1.0 / pw);
+        for (uint32_t r = 0; r < nw; r++)
+            model_warp_time_free(&wt[r]);
+        double nrho = total > 0 ? t_dram * mp->dram_efficiency / total : 0;
+        if (mp->load_latency >= 0 || fabs(nrho - rho) < 1e-4)
+            break;
+        rho = 0.5 * (rho + nrho);
+    }
+    if (nw == 0) /* no representative warps (empty kernel) */
+        total = t_dram > t_l2 ? t_dram : t_l2;
+
+    /* ---- result ---- */
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", pk->name);
+    memcpy(out->grid, pk->grid, sizeof out->grid);
+    memcpy(out->block, pk->block, sizeof out->block);
+    out->ctas = (uint64_t)llround(ctas);
+    out->cycles = total;
+    out->warp_insts = t.insts;
+    out->thread_insts = t.lanes;
+    out->l1_hit_rate = h1;
+    out->l2_hit_rate = h2;
+    out->avg_mem_latency = lat;
+    out->occupancy = occ.warp_occupancy;
+    double dram_peak = path.dram_bw * total * share;
+    out->dram_bw_util = dram_peak > 0 ? dram_bytes / dram_peak : 0;
+    out->dram_row_hit_rate = mp->row_hit;
+
+    /* CPI stack over all schedulers of all SMs */
+    double sched = cfg->sm.schedulers;
+    double all = total * sched * sms;
+    double active_cycles = t_sm * sched * active;
+    double busy = active_cycles - t.insts;
+    if (busy < 0)
+        busy = 0;
+    double ms = (gfull.mem_stall * floor(per_sm / c + 1e-9) + gpart.mem_stall) * sched * active;
+    double ds = (gfull.dep_stall * floor(per_sm / c + 1e-9) + gpart.dep_stall) * sched * active;
+    double st = 0;
+    if (gfull.t > gfull.t_int)
+        st += (gfull.t - gfull.t_int) * floor(per_sm / c + 1e-9);
+    if (gpart.t > gpart.t_int)
+        st += gpart.t - gpart.t_int;
+    st *= sched * active;
+    double parts = ms + ds + st;
+    double scale = parts > busy && parts > 0 ? busy / parts : 1;
+    out->stall[KR_ISSUED] = t.insts;
+    out->stall[KR_MEMORY] = ms * scale + (total > t_sm ? (total - t_sm) * sched * active : 0);
+    out->stall[KR_DEPENDENCY] = ds * scale;
+    out->stall[KR_STRUCTURAL] = st * scale;
+    double used = out->stall[KR_ISSUED] + out->stall[KR_MEMORY] + out->stall[KR_DEPENDENCY] + out->stall[KR_STRUCTURAL];
+    out->stall[KR_IDLE] = all > used ? all - used : 0;
+
+    /* activity counters */
+    act_counters *a = &out->act;
+    a->c[ACT_CYCLES] = total;
+    a->c[ACT_ACTIVE_SM_CYCLES] = t_sm * active;
+    a->c[ACT_WARP_INSTS] = t.insts;
+    a->c[ACT_THREAD_INSTS] = t.lanes;
+    a->c[ACT_IBUFFER_WRITES] = t.insts;
+    a->c[ACT_IBUFFER_READS] = t.insts;
+    a->c[ACT_ICACHE_HITS] = t.insts;
+    a->c[ACT_SCHED_ISSUES] = t.insts;
+    a->c[ACT_RF_READS] = t.reg_reads;
+    a->c[ACT_RF_WRITES] = t.reg_writes;
+    a->c[ACT_L1_READ_HITS] = load_sec * h1;
+    a->c[ACT_L1_READ_MISSES] = load_sec * (1 - h1);
+    a->c[ACT_L1_WRITE_MISSES] = store_sec;
+    a->c[ACT_SHARED_READS] = 0;
+    a->c[ACT_SHARED_WRITES] = 0;
+    for (int op = 0; op < ISA_OP_COUNT; op++) {
+        if (isa_ops[op].space != ISA_SPACE_SHARED || t.op_warps[op] == 0)
+            continue;
+        double share_bank = pk->op_warps[op] > 0 && t.shared_bank > 0
+                                ? t.shared_bank * t.op_warps[op] /
+                                      (t.op_warps[ISA_OP_LD_SHARED] + t.op_warps[ISA_OP_ST_SHARED] +
+                                       t.op_warps[ISA_OP_ATOM_SHARED])
+                                : t.op_warps[op];
+        if (isa_ops[op].flags & ISA_F_STORE)
+            a->c[ACT_SHARED_WRITES] += share_bank;
+        else
+            a->c[ACT_SHARED_READS] += share_bank;
+    }
+    a->c[ACT_CONST_HITS] = sum_ops(t.op_lines, SP(CONST), ISA_F_LOAD);
+    a->c[ACT_TEX_HITS] = sum_ops(t.op_sectors, SP(TEX), ISA_F_LOAD);
+    a->c[ACT_L2_READ_HITS] = l1_miss_sec * h2;
+    a->c[ACT_L2_READ_MISSES] = l1_miss_sec * (1 - h2);
+    a->c[ACT_L2_WRITE_HITS] = (store_sec + atom_sec) * H2;
+    a->c[ACT_L2_WRITE_MISSES] = (store_sec + atom_sec) * (1 - H2);
+    a->c[ACT_NOC_FLITS] = noc_flits;
+    a->c[ACT_MC_REQUESTS] = dram_read_sec + dram_write_sec;
+    a->c[ACT_DRAM_READS] = dram_read_sec * 32.0 / path.burst_bytes;
+    a->c[ACT_DRAM_WRITES] = dram_write_sec * 32.0 / path.burst_bytes;
+    a->c[ACT_DRAM_ACTIVATES] = (dram_read_sec + dram_write_sec) * (1 - mp->row_hit);
+    a->c[ACT_DRAM_PRECHARGES] = a->c[ACT_DRAM_ACTIVATES];
+    for (int op = 0; op < ISA_OP_COUNT; op++) {
+        a->op_lanes[op] = t.op_lanes[op];
+        a->op_warps[op] = t.op_warps[op];
+        a->c[ACT_PIPE_BUSY] += t.op_warps[op] * cfg->lat[isa_ops[op].lat].ii;
+    }
+
+    if (d) {
+        memset(d, 0, sizeof *d);
+        d->ctas_per_sm = (uint32_t)c;
+        d->warps_per_sched = (uint32_t)ceil(c * pk->warps_per_cta / sched);
+        d->l1_hit = h1;
+        d->l2_hit = h2;
+        d->load_latency = lat;
+        d->dram_util = out->dram_bw_util;
+        d->t_sm = t_sm;
+        d->t_dram = t_dram;
+        d->t_l2 = t_l2;
+        d->t_noc = t_noc;
+        d->t_interval = gfull.t_int;
+        d->t_units = gfull.t_units;
+        d->t_lsu = gfull.t_lsu;
+        d->t_mshr = gfull.t_mshr;
+        d->generations = gens;
+    }
+    return 0;
+}

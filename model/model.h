@@ -1,0 +1,99 @@
+/*
+ * model.h - the interval model: a profiled kernel on a GPU design -> cycles,
+ * CPI stack and activity counters, in microseconds.
+ *
+ * The model follows the interval-analysis line of GPUMech (Huang et al.,
+ * MICRO 2014) and its successors (MDM, Wang et al. MICRO 2020; GCoM, Lee et
+ * al. ISCA 2022):
+ *   1. occupancy (common/occupancy.h) gives the warps each scheduler holds;
+ *   2. the profile's reuse histograms give L1/L2 hit rates for the design's
+ *      cache sizes and associativity (model/reuse.h), and the design's
+ *      latencies give the average load latency;
+ *   3. each representative warp is replayed alone with those latencies,
+ *      giving its issue runs and the stalls between them (intervals);
+ *   4. N warps per scheduler hide each other's stalls: an interval of i
+ *      issues and s stall cycles takes max(N*i, i+s) cycles when N warps
+ *      share the scheduler; functional-unit, LSU, shared-memory and MSHR
+ *      throughput bound the same time from below;
+ *   5. CTAs run in generations of the resident count per SM (a last partial
+ *      generation is the tail), and GPU-wide DRAM, L2 and NoC bandwidth bound
+ *      the kernel; the bounds combine by a smooth maximum and DRAM queueing
+ *      delay (M/D/1) feeds back into the load latency.
+ * The free parameters below are what calibration (calib/) fits to a sampled
+ * detailed simulation; their defaults are the uncalibrated model.
+ */
+#ifndef MODEL_MODEL_H
+#define MODEL_MODEL_H
+
+#include "gpu_config.h"
+#include "kresult.h"
+#include "profile.h"
+
+typedef struct model_params {
+    double latency_scale;   /* multiplies the modelled load latency */
+    double overlap;         /* exponent p of the smooth max (sum T_i^p)^(1/p) */
+    double dram_efficiency; /* sustainable fraction of peak DRAM bandwidth */
+    double row_hit;         /* DRAM row-buffer hit rate assumed for latency */
+    /* Measured values that replace the model's own when >= 0 (from a sample). */
+    double l1_hit, l2_hit;  /* load sector hit rates; l2_hit is among L1 misses */
+    double load_latency;    /* average global load latency, core cycles (queueing included) */
+} model_params;
+
+void model_params_default(model_params *p);
+
+/* Which part of the kernel runs, and where (for matching a sampled run). */
+typedef struct model_scenario {
+    uint32_t active_sms;       /* SMs that run CTAs (0 = all) */
+    double ctas;               /* CTAs executed (0 = the kernel's) */
+    const double *cluster_ctas;/* CTAs per profile cluster (NULL = kernel's mix) */
+    int background;            /* 1: the other SMs load the memory system like the active ones */
+} model_scenario;
+
+/* Intermediate quantities, for calibration, reports and tests. */
+typedef struct model_detail {
+    uint32_t ctas_per_sm, warps_per_sched;
+    double l1_hit, l2_hit, load_latency, dram_util;
+    double t_sm, t_dram, t_l2, t_noc;    /* the bounds, core cycles */
+    double t_issue, t_interval, t_units, t_lsu, t_mshr;  /* per generation */
+    double generations;
+} model_detail;
+
+/* Estimate kernel k of profile p on cfg with the given scheduler policy name
+ * ("lrr", "gto", "two_level"; NULL = the config's). */
+int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p, uint32_t k,
+                 const model_params *mp, const model_scenario *sc, kresult *out, model_detail *d, ge_err *e);
+
+/* ---- pieces, exposed for tests ---- */
+
+/* Per-instruction latency classes resolved for one design. */
+typedef struct model_lat {
+    double alu[ISA_LAT_COUNT];   /* latency per latency class */
+    double ii[ISA_LAT_COUNT];    /* initiation interval per class (one unit) */
+    double load;                 /* average global/local load latency */
+    double shared, constant, atomic;
+    double shared_ii;            /* cycles per bank cycle of a shared access */
+} model_lat;
+
+/* A representative warp's single-warp replay. */
+typedef struct model_warp_time {
+    double insts;        /* instructions */
+    double cycles;       /* alone on a scheduler */
+    double stall_mem, stall_dep;
+    /* The interval decomposition, summarised for the multi-warp formula at a
+     * given N: sum_j max(N i_j, i_j + s_j) is evaluated from these. */
+    uint32_t nint;
+    double *issue;       /* i_j */
+    double *stall;       /* s_j */
+    uint8_t *mem;        /* 1 if stall j waits on memory */
+} model_warp_time;
+
+int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, ge_err *e);
+void model_warp_time_free(model_warp_time *t);
+/* Cycles for N warps like t sharing one scheduler; *mem_stall gets the
+ * unhidden memory stall cycles of the result. */
+double model_multiwarp(const model_warp_time *t, double n, int gto, double *mem_stall, double *dep_stall);
+
+/* M/D/1 mean waiting time in units of the service time at utilisation rho. */
+double model_md1_wait(double rho);
+
+#endif

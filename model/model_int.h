@@ -1,0 +1,21 @@
+/*
+ * model_int.h - internal interfaces between the model's files.
+ */
+#ifndef MODEL_INT_H
+#define MODEL_INT_H
+
+#include "model.h"
+
+/* Latency path and bandwidths of one design, core cycles / bytes per core cycle. */
+typedef struct mm_path {
+    double l1, l2, dram;   /* load latency when served by each level */
+    double burst_core;     /* one DRAM burst on one channel, core cycles */
+    double burst_bytes;
+    double dram_bw, l2_bw, noc_bw;
+} mm_path;
+
+double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_sm, int il);
+double mm_l2_hit_all(const profile *p, uint32_t k, const gpu_config *cfg, double concurrency);
+void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m);
+
+#endif

@@ -1,0 +1,121 @@
+/*
+ * model_mem.c - the memory side of the interval model for one design:
+ * cache hit rates from the profile's reuse histograms, the latency of each
+ * level, and the bandwidth each shared level can sustain.
+ *
+ * Hit rates:
+ *   L1 (loads): the histogram measured for the design's SM count (nearest
+ *   profiled one) and interleaving, interpolated in log2 of the resident CTAs
+ *   per SM, evaluated for the L1's lines and sets (model/reuse.h).
+ *   L2: H2 for the L2's total lines/sets at the design's GPU-wide resident
+ *   CTAs (interpolated in log W).  An access that hits the L1 would also hit
+ *   the larger, later-in-time L2 (inclusion of short reuse), so the L2 hit
+ *   rate of the loads that miss the L1 is (H2 - h1') / (1 - h1'), where h1'
+ *   is the L1 hit share of the L2 stream.
+ * Latencies, in core cycles, are built from the config's own numbers along
+ * the path a load takes (L1 lookup, NoC both ways, L2, DRAM timing at the
+ * DRAM clock), the same path the detailed simulator times.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "model_int.h"
+
+static double log2d(double x) { return log(x) / log(2.0); }
+
+/* The profiled SM count nearest (in ratio) to nsm. */
+static uint32_t nearest_nsm(const prof_kernel *pk, uint32_t nsm)
+{
+    uint32_t best = 0;
+    double bd = INFINITY;
+    for (uint32_t i = 0; i < pk->nl1; i++) {
+        double d = fabs(log((double)pk->l1[i].nsm / nsm));
+        if (d < bd) {
+            bd = d;
+            best = pk->l1[i].nsm;
+        }
+    }
+    return best;
+}
+
+double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_sm, int il)
+{
+    const gcfg_cache *c = &cfg->l1d;
+    if (c->size_bytes == 0 || pk->nl1 == 0)
+        return 0;
+    uint32_t nsm = nearest_nsm(pk, cfg->gpu.sm_count);
+    const prof_l1hist *lo = NULL, *hi = NULL;
+    for (uint32_t i = 0; i < pk->nl1; i++) {
+        const prof_l1hist *h = &pk->l1[i];
+        if (h->nsm != nsm || (int)h->interleave != il)
+            continue;
+        if (h->ctas_per_sm <= ctas_per_sm && (!lo || h->ctas_per_sm > lo->ctas_per_sm))
+            lo = h;
+        if (h->ctas_per_sm >= ctas_per_sm && (!hi || h->ctas_per_sm < hi->ctas_per_sm))
+            hi = h;
+    }
+    if (!lo)
+        lo = hi;
+    if (!hi)
+        hi = lo;
+    if (!lo)
+        return 0;
+    /* the profile measures 32 B sectors of 128 B lines; a cache with another
+     * line size is represented by its capacity in 128 B lines */
+    uint64_t lines = (uint64_t)c->size_bytes / 128;
+    uint32_t sets = c->sets;
+    double h_lo = rd_hit_rate(&lo->load, lines, sets), h_hi = rd_hit_rate(&hi->load, lines, sets);
+    if (lo == hi)
+        return h_lo;
+    double f = (log2d(ctas_per_sm) - log2d(lo->ctas_per_sm)) / (log2d(hi->ctas_per_sm) - log2d(lo->ctas_per_sm));
+    return h_lo + f * (h_hi - h_lo);
+}
+
+double mm_l2_hit_all(const profile *p, uint32_t k, const gpu_config *cfg, double concurrency)
+{
+    if (p->nl2 == 0)
+        return 0;
+    uint64_t lines = (uint64_t)cfg->l2.cache.size_bytes * cfg->l2.slices / 128;
+    uint32_t sets = cfg->l2.cache.sets * cfg->l2.slices;
+    const prof_l2hist *lo = NULL, *hi = NULL;
+    for (uint32_t j = 0; j < p->nl2; j++) {
+        const prof_l2hist *h = prof_l2(p, k, j);
+        if (h->concurrency <= concurrency && (!lo || h->concurrency > lo->concurrency))
+            lo = h;
+        if (h->concurrency >= concurrency && (!hi || h->concurrency < hi->concurrency))
+            hi = h;
+    }
+    if (!lo)
+        lo = hi;
+    if (!hi)
+        hi = lo;
+    double h_lo = rd_hit_rate(&lo->all, lines, sets), h_hi = rd_hit_rate(&hi->all, lines, sets);
+    if (lo == hi)
+        return h_lo;
+    double f = (log2d(concurrency) - log2d(lo->concurrency)) / (log2d(hi->concurrency) - log2d(lo->concurrency));
+    return h_lo + f * (h_hi - h_lo);
+}
+
+static double to_core(const gpu_config *cfg, double cycles, double mhz)
+{
+    return mhz > 0 ? cycles * cfg->gpu.core_clock_mhz / mhz : cycles;
+}
+
+void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m)
+{
+    memset(m, 0, sizeof *m);
+    m->l1 = cfg->l1d.latency_cycles;
+    double noc = to_core(cfg, cfg->noc.latency_cycles, cfg->gpu.icnt_clock_mhz);
+    m->l2 = m->l1 + 2 * noc + cfg->l2.cache.latency_cycles;
+    double burst = (double)cfg->dram.burst_length / cfg->dram.data_rate;
+    double rh = mp->row_hit;
+    double dram_cycles = cfg->dram.latency_cycles + cfg->dram.tCL + burst + (1 - rh) * (cfg->dram.tRCD + 0.5 * cfg->dram.tRP);
+    m->dram = m->l2 + to_core(cfg, dram_cycles, cfg->gpu.dram_clock_mhz);
+    m->burst_core = to_core(cfg, burst, cfg->gpu.dram_clock_mhz);
+    /* bandwidths in bytes per core cycle */
+    m->dram_bw = gcfg_dram_bandwidth_gbs(cfg) * 1e9 / (cfg->gpu.core_clock_mhz * 1e6);
+    m->l2_bw = cfg->l2.slices * (double)cfg->l2.cache.sector_bytes * cfg->gpu.l2_clock_mhz / cfg->gpu.core_clock_mhz;
+    m->noc_bw = cfg->l2.slices * (double)cfg->noc.flit_bytes * cfg->noc.port_flits_per_cycle *
+                cfg->gpu.icnt_clock_mhz / cfg->gpu.core_clock_mhz;
+    m->burst_bytes = cfg->dram.bus_bits / 8.0 * cfg->dram.burst_length;
+}
