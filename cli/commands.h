@@ -14,6 +14,8 @@
     X(stats, "per-kernel statistics of a trace or workload (mix, SIMD eff., coalescing)") \
     X(config, "show, check or import GPU configurations")                        \
     X(cacti, "SRAM/cache energy, delay, area and leakage (CACTI cache.cfg input)") \
+    X(profile, "profile a workload once for fast estimates at many design points")  \
+    X(estimate, "estimate cycles, CPI stack, power and energy (model, hybrid or full)") \
     X(power, "power model of a config: energy per event, leakage; power from activity CSV")
 
 #define X(name, help) int cmd_##name(int argc, char **argv);
