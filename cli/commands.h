@@ -16,7 +16,8 @@
     X(cacti, "SRAM/cache energy, delay, area and leakage (CACTI cache.cfg input)") \
     X(profile, "profile a workload once for fast estimates at many design points")  \
     X(estimate, "estimate cycles, CPI stack, power and energy (model, hybrid or full)") \
-    X(power, "power model of a config: energy per event, leakage; power from activity CSV")
+    X(power, "power model of a config: energy per event, leakage; power from activity CSV") \
+    X(simulate, "cycle-level simulation of a trace or workload (the detailed reference)")
 
 #define X(name, help) int cmd_##name(int argc, char **argv);
 GPUEST_COMMANDS(X)

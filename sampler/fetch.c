@@ -14,12 +14,13 @@
  * and line per cycle.  A hit makes the instructions issuable after
  * l1i.latency_cycles (at least the next cycle).  A miss takes one of
  * l1i.mshr_entries fill slots (misses to a line already being filled
- * merge; with no MSHR the cache blocks on one miss) and the warp retries
- * when the line arrives.  Fills come from L2 at l2.latency_cycles without
- * entering the memory system: kernels' code is small and shared by every
- * warp, so instruction traffic is negligible next to data (a documented
- * simplification).  The I-cache is flushed between kernels, since
- * different kernels' traces reuse the same pcs.
+ * merge; with no MSHR key the cache blocks on one miss); the fill is read
+ * through the memory system like any L1-bypassing load (space NONE, as
+ * agreed in mem.h's contract notes), so instruction traffic meets data
+ * traffic in L2 and DRAM.  Code sits at SIM_CODE_BASE + pc.  The warps
+ * that missed sleep until their line arrives, then look it up again (a
+ * hit).  The I-cache is flushed between kernels, since different kernels'
+ * traces reuse the same pcs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,15 +29,15 @@
 
 int sim_icache_init(sim_gpu *g, sim_icache *ic, ge_err *e)
 {
-    const gcfg_cache *c = &g->cfg.l1i;
-    ic->sets = c->sets;
-    ic->ways = c->ways;
-    ic->nmshr = c->mshr_entries ? c->mshr_entries : 1;
+    const gpu_config *c = &g->cfg;
+    ic->sets = c->l1i.sets;
+    ic->ways = c->l1i.ways;
+    ic->nmshr = c->l1i.mshr_entries ? c->l1i.mshr_entries : 1;
+    ic->parts = c->l1i.line_bytes > c->l1d.line_bytes ? c->l1i.line_bytes / c->l1d.line_bytes : 1;
     ic->tag = ge_calloc((size_t)ic->sets * ic->ways, sizeof *ic->tag, e);
     ic->stamp = ge_calloc((size_t)ic->sets * ic->ways, sizeof *ic->stamp, e);
-    ic->mshr_line = ge_calloc(ic->nmshr, sizeof *ic->mshr_line, e);
-    ic->mshr_ready = ge_calloc(ic->nmshr, sizeof *ic->mshr_ready, e);
-    if (!ic->tag || !ic->stamp || !ic->mshr_line || !ic->mshr_ready)
+    ic->mshr = ge_calloc(ic->nmshr, sizeof *ic->mshr, e);
+    if (!ic->tag || !ic->stamp || !ic->mshr)
         return -1;
     sim_icache_flush(ic);
     return 0;
@@ -46,21 +47,43 @@ void sim_icache_free(sim_icache *ic)
 {
     free(ic->tag);
     free(ic->stamp);
-    free(ic->mshr_line);
-    free(ic->mshr_ready);
+    free(ic->mshr);
 }
 
 void sim_icache_flush(sim_icache *ic)
 {
     memset(ic->tag, 0, (size_t)ic->sets * ic->ways * sizeof *ic->tag);
-    for (uint32_t i = 0; i < ic->nmshr; i++)
-        ic->mshr_ready[i] = SIM_NEVER; /* free */
 }
 
-/* Look line up at now: 1 hit; 0 miss with the fill pending until *ready;
- * -1 miss and no MSHR free until *ready. */
-static int icache_lookup(sim_gpu *g, sim_icache *ic, uint64_t line, uint64_t now, uint64_t *ready)
+/* Offer the unsent parts of fill m; stops at the first refusal. */
+static void ifill_send(sim_gpu *g, sim_sm *sm, uint32_t m, uint64_t now)
 {
+    sim_icache *ic = &sm->ic;
+    sim_ifill *f = &ic->mshr[m];
+    uint32_t l1i = g->cfg.l1i.line_bytes, l1d = g->cfg.l1d.line_bytes, sec = g->cfg.l1d.sector_bytes;
+    while (f->sent < ic->parts) {
+        uint64_t byte = SIM_CODE_BASE + f->line * l1i + (uint64_t)f->sent * l1d;
+        uint32_t sectors;
+        if (l1i >= l1d) {
+            sectors = (l1d / sec >= 32) ? UINT32_MAX : (1u << (l1d / sec)) - 1;
+        } else { /* a part of an l1d line */
+            uint32_t first = (uint32_t)(byte % l1d) / sec, n = (l1i + sec - 1) / sec;
+            sectors = (n >= 32 ? UINT32_MAX : (1u << n) - 1) << first;
+        }
+        sim_mem_access a = {byte / l1d, sectors, SIM_MEM_LOAD, ISA_SPACE_NONE, 1, SIM_TOKEN_IFETCH | m};
+        if (g->mem->ops->access(g->mem, (int)sm->id, &a, now) != SIM_MEM_ACCEPTED)
+            return;
+        f->sent++;
+        sm->loads_out++; /* so the top loop polls this SM for the completion */
+    }
+    ic->unsent--;
+}
+
+/* Look line up at now: 1 hit; 0 miss (the warp then waits for the fill of
+ * the line, or for a free MSHR when *line_wait is UINT64_MAX). */
+static int icache_lookup(sim_gpu *g, sim_sm *sm, uint64_t line, uint64_t now, uint64_t *line_wait)
+{
+    sim_icache *ic = &sm->ic;
     uint64_t *tag = ic->tag + (line % ic->sets) * ic->ways;
     uint64_t *stamp = ic->stamp + (line % ic->sets) * ic->ways;
     for (uint32_t i = 0; i < ic->ways; i++)
@@ -70,49 +93,60 @@ static int icache_lookup(sim_gpu *g, sim_icache *ic, uint64_t line, uint64_t now
             return 1;
         }
     g->act.c[ACT_ICACHE_MISSES]++;
-    uint64_t soonest = SIM_NEVER;
     int free_slot = -1;
     for (uint32_t i = 0; i < ic->nmshr; i++) {
-        if (ic->mshr_ready[i] != SIM_NEVER && ic->mshr_line[i] == line) {
-            *ready = ic->mshr_ready[i];
+        if (ic->mshr[i].used && ic->mshr[i].line == line) {
+            *line_wait = line; /* merge */
             return 0;
         }
-        if (ic->mshr_ready[i] == SIM_NEVER)
+        if (!ic->mshr[i].used && free_slot < 0)
             free_slot = (int)i;
-        else if (ic->mshr_ready[i] < soonest)
-            soonest = ic->mshr_ready[i];
     }
     if (free_slot < 0) {
-        *ready = soonest;
-        return -1;
+        *line_wait = UINT64_MAX;
+        return 0;
     }
-    ic->mshr_line[free_slot] = line;
-    ic->mshr_ready[free_slot] = *ready = now + g->cfg.l2.cache.latency_cycles;
+    sim_ifill *f = &ic->mshr[free_slot];
+    f->used = 1;
+    f->line = line;
+    f->sent = 0;
+    f->left = ic->parts;
+    ic->unsent++;
+    ifill_send(g, sm, (uint32_t)free_slot, now);
+    *line_wait = line;
     return 0;
 }
 
-/* Install the fills that have arrived by now (LRU victim). */
-static void icache_fills(sim_icache *ic, uint64_t now)
+void sim_fetch_fill(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now)
 {
-    for (uint32_t m = 0; m < ic->nmshr; m++) {
-        if (ic->mshr_ready[m] > now)
-            continue;
-        uint64_t line = ic->mshr_line[m];
-        uint64_t *tag = ic->tag + (line % ic->sets) * ic->ways;
-        uint64_t *stamp = ic->stamp + (line % ic->sets) * ic->ways;
-        uint32_t v = 0;
-        for (uint32_t i = 0; i < ic->ways; i++) {
-            if (tag[i] == 0) {
-                v = i;
-                break;
-            }
-            if (stamp[i] < stamp[v])
-                v = i;
+    (void)now;
+    sim_icache *ic = &sm->ic;
+    sim_ifill *f = &ic->mshr[token & ~SIM_TOKEN_IFETCH];
+    sm->loads_out--;
+    if (--f->left)
+        return;
+    /* install (LRU victim) and wake the warps waiting for it or for an MSHR */
+    uint64_t line = f->line;
+    uint64_t *tag = ic->tag + (line % ic->sets) * ic->ways;
+    uint64_t *stamp = ic->stamp + (line % ic->sets) * ic->ways;
+    uint32_t v = 0;
+    for (uint32_t i = 0; i < ic->ways; i++) {
+        if (tag[i] == 0) {
+            v = i;
+            break;
         }
-        tag[v] = line + 1;
-        stamp[v] = ++ic->clock;
-        ic->mshr_ready[m] = SIM_NEVER;
+        if (stamp[i] < stamp[v])
+            v = i;
     }
+    tag[v] = line + 1;
+    stamp[v] = ++ic->clock;
+    f->used = 0;
+    for (uint32_t w = 0; w < g->cfg.sm.max_warps; w++) {
+        sim_warp *wp = &sm->warp[w];
+        if (wp->fetch_free == SIM_NEVER && (wp->fetch_line == line || wp->fetch_line == UINT64_MAX))
+            wp->fetch_free = 0;
+    }
+    sm->busy = 1;
 }
 
 static uint64_t regbits(const ws_inst *in)
@@ -140,11 +174,8 @@ static uint32_t fetch_warp(sim_gpu *g, sim_sm *sm, uint32_t w, uint32_t budget, 
         }
         uint64_t line = wp->nx->pc / line_bytes;
         if (line != cur_line) {
-            uint64_t ready;
-            if (icache_lookup(g, &sm->ic, line, now, &ready) <= 0) {
-                wp->fetch_free = ready;
-                if (ready < sm->fetch_next)
-                    sm->fetch_next = ready;
+            if (!icache_lookup(g, sm, line, now, &wp->fetch_line)) {
+                wp->fetch_free = SIM_NEVER; /* sim_fetch_fill wakes it */
                 break;
             }
             cur_line = line;
@@ -172,8 +203,13 @@ static uint32_t fetch_warp(sim_gpu *g, sim_sm *sm, uint32_t w, uint32_t budget, 
 
 void sim_fetch(sim_gpu *g, sim_sm *sm, uint64_t now)
 {
-    icache_fills(&sm->ic, now);
     sm->fetch_next = SIM_NEVER;
+    sim_icache *ic = &sm->ic;
+    for (uint32_t m = 0; m < ic->nmshr && ic->unsent; m++)
+        if (ic->mshr[m].used && ic->mshr[m].sent < ic->parts)
+            ifill_send(g, sm, m, now);
+    if (ic->unsent)
+        sm->fetch_next = now + 1; /* the memory refused a fill: offer it again */
     uint32_t budget = g->cfg.sm.fetch_width;
     uint32_t nw = sm->fetch_words;
     uint32_t start = sm->fetch_ptr;
@@ -188,11 +224,8 @@ void sim_fetch(sim_gpu *g, sim_sm *sm, uint64_t now)
         for (; bits && budget; bits &= bits - 1) {
             uint32_t w = wi * 64 + (uint32_t)__builtin_ctzll(bits);
             sim_warp *wp = &sm->warp[w];
-            if (wp->fetch_free > now) {
-                if (wp->fetch_free < sm->fetch_next)
-                    sm->fetch_next = wp->fetch_free;
-                continue;
-            }
+            if (wp->fetch_free > now)
+                continue; /* waits for an I-cache fill */
             uint32_t got = fetch_warp(g, sm, w, budget, now);
             budget -= got;
             if (got)

@@ -203,6 +203,10 @@ void sim_ldst_cycle(sim_gpu *g, sim_sm *sm, uint64_t now)
 {
     uint32_t token;
     while (sm->loads_out && g->mem->ops->pop(g->mem, (int)sm->id, now, &token)) {
+        if (token & SIM_TOKEN_IFETCH) {
+            sim_fetch_fill(g, sm, token, now);
+            continue;
+        }
         sim_load *r = &sm->rec[token];
         if (--r->left)
             continue;

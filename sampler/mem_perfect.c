@@ -12,6 +12,8 @@
  * pop takes the earliest head.  Activity: every sector counts as an L1
  * hit (reads for loads, writes for stores, both for atomics), constant and
  * texture accesses as hits of their caches; nothing reaches L2 or DRAM.
+ * Instruction fills (space NONE) take the L1 latency and count nowhere
+ * here (the SM counts its I-cache).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +76,9 @@ static sim_mem_status pm_access(sim_mem *m, int sm, const sim_mem_access *a, uin
             return SIM_MEM_RETRY; /* out of memory: the LSU retries */
         p->outstanding++;
     }
-    if (q == PQ_CONST) {
+    if (a->space == ISA_SPACE_NONE) {
+        /* instruction fetch (an I-cache fill): counted by the SM's I-cache */
+    } else if (q == PQ_CONST) {
         p->act.c[ACT_CONST_HITS]++;
     } else if (q == PQ_TEX) {
         p->act.c[ACT_TEX_HITS]++;
@@ -88,7 +92,7 @@ static sim_mem_status pm_access(sim_mem *m, int sm, const sim_mem_access *a, uin
             p->st.l1_load_hits += sectors;
         }
     }
-    if (a->kind != SIM_MEM_STORE) {
+    if (a->kind != SIM_MEM_STORE && a->space != ISA_SPACE_NONE) {
         p->st.load_latency_sum += p->lat[q];
         p->st.load_count++;
     }

@@ -73,7 +73,8 @@ typedef struct sim_warp {
     uint32_t nx_mask;
     uint64_t age;        /* launch order (GTO, two-level) */
     uint64_t wake;       /* head instruction cannot issue before this cycle */
-    uint64_t fetch_free; /* I-cache miss: no fetch before this cycle */
+    uint64_t fetch_free; /* no fetch before this cycle (SIM_NEVER: waits for an I-cache fill) */
+    uint64_t fetch_line; /* l1i line it waits for (UINT64_MAX: for a free MSHR) */
     uint64_t sb_bits;    /* bit (reg & 63) of every pending register */
     uint32_t nsb;
     uint32_t loads;      /* outstanding load records */
@@ -138,13 +139,30 @@ typedef struct sim_sched_unit {
     uint8_t last_cat;        /* category of the last processed cycle */
 } sim_sched_unit;
 
+/* An I-cache fill in flight: fetched from the memory system in `parts`
+ * l1d-line accesses, offered one per cycle while the memory refuses. */
+typedef struct sim_ifill {
+    uint64_t line;      /* l1i line number */
+    uint32_t sent, left; /* parts offered / not yet back */
+    uint8_t used;
+} sim_ifill;
+
 typedef struct sim_icache {
     uint64_t *tag;       /* sets * ways, line+1 (0 = invalid) */
     uint64_t *stamp;     /* LRU */
     uint64_t clock;
-    uint64_t *mshr_line, *mshr_ready;
+    sim_ifill *mshr;
     uint32_t sets, ways, nmshr;
+    uint32_t parts;      /* memory accesses per l1i line */
+    uint32_t unsent;     /* fills with parts still to offer */
 } sim_icache;
+
+/* Token of an I-cache fill part (load records use the low tokens). */
+#define SIM_TOKEN_IFETCH 0x80000000u
+/* Instruction addresses live at SIM_CODE_BASE + pc, a range no data uses
+ * (user allocations of current GPUs sit far below 2^56), so code and data
+ * never alias in the shared L2. */
+#define SIM_CODE_BASE (1ull << 56)
 
 typedef struct sim_sm {
     uint32_t id;
@@ -243,6 +261,8 @@ int sim_icache_init(sim_gpu *g, sim_icache *ic, ge_err *e);
 void sim_icache_free(sim_icache *ic);
 void sim_icache_flush(sim_icache *ic);
 void sim_fetch(sim_gpu *g, sim_sm *sm, uint64_t now);
+/* A part of I-cache fill `token` came back from the memory system. */
+void sim_fetch_fill(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now);
 static inline void sim_fetch_want(sim_sm *sm, uint32_t slot) { sm->fetch_need[slot >> 6] |= 1ull << (slot & 63); }
 static inline void sim_fetch_drop(sim_sm *sm, uint32_t slot) { sm->fetch_need[slot >> 6] &= ~(1ull << (slot & 63)); }
 

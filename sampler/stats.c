@@ -45,7 +45,9 @@ static void totals(sim_gpu *g, uint64_t t, act_counters *a)
 {
     sim_stats_active(g, t);
     *a = g->act;
-    g->mem->ops->collect(g->mem, a, NULL);
+    sim_mem_stats ms;
+    memset(&ms, 0, sizeof ms);
+    g->mem->ops->collect(g->mem, a, &ms);
     a->c[ACT_CYCLES] = (double)(t - g->kstart);
 }
 
@@ -89,8 +91,10 @@ void sim_stats_kernel_end(sim_gpu *g, uint64_t end, kresult *r)
     memcpy(r->stall, g->ks.stall, sizeof r->stall);
 
     sim_mem_stats ms;
+    act_counters scratch;
     memset(&ms, 0, sizeof ms);
-    g->mem->ops->collect(g->mem, NULL, &ms);
+    act_clear(&scratch);
+    g->mem->ops->collect(g->mem, &scratch, &ms);
     r->l1_hit_rate = ratio(ms.l1_load_hits, ms.l1_load_sectors);
     r->l2_hit_rate = ratio(ms.l2_load_hits, ms.l2_load_sectors);
     r->dram_row_hit_rate = ratio(ms.dram_row_hits, ms.dram_row_accesses);

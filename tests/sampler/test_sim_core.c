@@ -5,10 +5,10 @@
  * tests/sampler/data/test_volta.cfg (FP32 and INT: latency 4, ii 2; L1 hit
  * 28; shared 19; 2 register banks per scheduler with 2 ports; 2-entry
  * instruction buffers filled 4 instructions per SM per cycle; l1i hit
- * latency 1; an l1i miss is served after the L2 latency, 160).  Warps'
- * code is a loop body in one I-cache line (synth.h), so the first fetch of
- * a kernel misses once (ICOLD = 160 cycles) and then hits; its first
- * instruction issues at cycle ICOLD + 1.  A CTA retires when its warps
+ * latency 1).  Tests use the perfect memory, where an l1i miss is filled
+ * after the L1 latency (28).  Warps' code is a loop body in one I-cache
+ * line (synth.h), so the first fetch of a kernel misses once (ICOLD = 28
+ * cycles) and then hits; its first instruction issues at cycle ICOLD + 1.  A CTA retires when its warps
  * have issued their last instruction and their last results are written;
  * the kernel ends the cycle after.
  */
@@ -23,7 +23,7 @@
 
 #include "synth.h"
 
-#define ICOLD 160
+#define ICOLD 28
 
 /* ---- generators ---- */
 
