@@ -15,7 +15,20 @@
  * cycles is hidden by the others' issue; the interval costs
  * max(N*i, i + s).  Summed over intervals this is exact for N = 1 and tends
  * to the issue bound N*I for large N, the two limits GPUMech's round-robin
- * model interpolates.
+ * model interpolates.  The policies differ in how the warps line up:
+ *   LRR        keeps warps in lockstep, so all N warps send the interval's
+ *              memory requests together; the last warp's data comes back
+ *              (N-1)*m cycles after the first (m = the interval's LSU
+ *              cycles per warp): max(N*i, i + s + (N-1)*m) for a memory stall.
+ *              This burst effect is GPUMech's reason for modelling RR and GTO
+ *              separately (Huang et al., section 5).
+ *   GTO        runs one warp until it stalls, which staggers the warps by an
+ *              issue run; requests are spread and max(N*i, i + s) holds.
+ *   two-level  only an active set of A warps issues (MODEL_TWO_LEVEL_ACTIVE);
+ *              a warp waiting on memory is swapped out, so memory stalls are
+ *              hidden by all N warps with bursts only among A
+ *              (max(N*i, i + s + (A-1)*m)), but short dependency stalls only
+ *              by the A active warps: N/A rounds of max(A*i, i + s).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -23,10 +36,20 @@
 
 #include "model.h"
 
+model_policy model_policy_of(const char *s)
+{
+    if (s && strcmp(s, "gto") == 0)
+        return MODEL_GTO;
+    if (s && strcmp(s, "two_level") == 0)
+        return MODEL_TWO_LEVEL;
+    return MODEL_LRR;
+}
+
 void model_warp_time_free(model_warp_time *t)
 {
     free(t->issue);
     free(t->stall);
+    free(t->lsu);
     free(t->mem);
     memset(t, 0, sizeof *t);
 }
@@ -66,13 +89,14 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
     t->issue = malloc((n + 1) * sizeof *t->issue);
     t->stall = malloc((n + 1) * sizeof *t->stall);
     t->mem = malloc(n + 1);
-    if (!done || !load || !t->issue || !t->stall || !t->mem) {
+    t->lsu = malloc((n + 1) * sizeof *t->lsu);
+    if (!done || !load || !t->issue || !t->stall || !t->mem || !t->lsu) {
         free(done);
         free(load);
         model_warp_time_free(t);
         return ge_errf(e, "out of memory (warp replay)");
     }
-    double prev = -1, run = 0;
+    double prev = -1, run = 0, lsu = 0;
     for (uint32_t j = 0; j < n; j++) {
         const prof_inst *pi = &w->inst[j];
         const isa_op_info *inf = &isa_ops[pi->op];
@@ -95,14 +119,20 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
             t->issue[t->nint] = run;
             t->stall[t->nint] = s;
             t->mem[t->nint] = (uint8_t)by_mem;
+            t->lsu[t->nint] = lsu;
             t->nint++;
             if (by_mem)
                 t->stall_mem += s;
             else
                 t->stall_dep += s;
             run = 0;
+            lsu = 0;
         }
         run += 1;
+        if (inf->space == ISA_SPACE_SHARED)
+            lsu += pi->conflict ? pi->conflict : 1;
+        else if (inf->space != ISA_SPACE_NONE)
+            lsu += pi->lines ? pi->lines : 1;
         done[j] = ready + inst_latency(pi, lat);
         load[j] = (uint8_t)(is_load(inf) && inf->space != ISA_SPACE_SHARED && inf->space != ISA_SPACE_CONST);
         prev = ready;
@@ -110,6 +140,7 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
     t->issue[t->nint] = run;
     t->stall[t->nint] = 0;
     t->mem[t->nint] = 0;
+    t->lsu[t->nint] = lsu;
     t->nint++;
     t->insts = n;
     t->cycles = prev + 1;
@@ -118,15 +149,21 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
     return 0;
 }
 
-double model_multiwarp(const model_warp_time *t, double n, int gto, double *mem_stall, double *dep_stall)
+double model_multiwarp(const model_warp_time *t, double n, model_policy pol, double *mem_stall, double *dep_stall)
 {
-    (void)gto; /* see the file comment: both policies share the formula; they differ through the caches */
     double cyc = 0, ms = 0, ds = 0;
     if (n < 1)
         n = 1;
+    double a = n < MODEL_TWO_LEVEL_ACTIVE ? n : MODEL_TWO_LEVEL_ACTIVE;
     for (uint32_t j = 0; j < t->nint; j++) {
         double i = t->issue[j], s = t->stall[j];
         double busy = n * i, alone = i + s;
+        if (t->mem[j] && pol == MODEL_LRR)
+            alone += (n - 1) * t->lsu[j];
+        else if (t->mem[j] && pol == MODEL_TWO_LEVEL)
+            alone += (a - 1) * t->lsu[j];
+        else if (!t->mem[j] && pol == MODEL_TWO_LEVEL)
+            alone *= n / a;
         if (alone > busy) {
             cyc += alone;
             if (t->mem[j])

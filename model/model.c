@@ -25,10 +25,9 @@ void model_params_default(model_params *p)
     p->load_latency = -1;
 }
 
-static int interleave_of(const char *sched)
-{
-    return sched && strcmp(sched, "gto") == 0 ? PROF_IL_GTO : PROF_IL_LRR;
-}
+/* The cache interleaving a policy produces: GTO's greedy runs; LRR and the
+ * round-robin active set of two-level interleave instruction by instruction. */
+static int interleave_of(model_policy pol) { return pol == MODEL_GTO ? PROF_IL_GTO : PROF_IL_LRR; }
 
 /* Kernel totals for the scenario (scaled by CTAs, optionally per cluster). */
 typedef struct {
@@ -82,7 +81,7 @@ typedef struct {
     double t, t_int, t_units, t_lsu, t_mshr, mem_stall, dep_stall;
 } gen_time;
 
-static void generation(const gpu_config *cfg, const prof_kernel *pk, const model_warp_time *wt,
+static void generation(const gpu_config *cfg, const prof_kernel *pk, model_policy pol, const model_warp_time *wt,
                        const double *wweight, uint32_t nw, const totals *t, double cpsm, double load_lat,
                        double l1_miss_lines_per_warp, gen_time *g)
 {
@@ -94,7 +93,7 @@ static void generation(const gpu_config *cfg, const prof_kernel *pk, const model
         wsum += wweight[r];
     for (uint32_t r = 0; r < nw; r++) {
         double ms, ds;
-        double c = model_multiwarp(&wt[r], n, 0, &ms, &ds);
+        double c = model_multiwarp(&wt[r], n, pol, &ms, &ds);
         double w = wsum > 0 ? wweight[r] / wsum : 1.0 / nw;
         g->t_int += w * c;
         g->mem_stall += w * ms;
@@ -157,7 +156,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     }
     if (!scheduler)
         scheduler = cfg->sm.scheduler;
-    int il = interleave_of(scheduler);
+    model_policy pol = model_policy_of(scheduler);
+    int il = interleave_of(pol);
 
     ws_kernel wk;
     prof_kernel_ws(p, pk, &wk);
@@ -246,9 +246,9 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             }
         double full = floor(per_sm / c + 1e-9);
         double rem = per_sm - full * c;
-        generation(cfg, pk, wt, ww, nw, &t, c, lat, miss_lines_per_warp, &gfull);
+        generation(cfg, pk, pol, wt, ww, nw, &t, c, lat, miss_lines_per_warp, &gfull);
         if (rem > 0.5)
-            generation(cfg, pk, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, &gpart);
+            generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, &gpart);
         else
             memset(&gpart, 0, sizeof gpart);
         t_sm = full * gfull.t + gpart.t;

@@ -13,8 +13,9 @@
  *      giving its issue runs and the stalls between them (intervals);
  *   4. N warps per scheduler hide each other's stalls: an interval of i
  *      issues and s stall cycles takes max(N*i, i+s) cycles when N warps
- *      share the scheduler; functional-unit, LSU, shared-memory and MSHR
- *      throughput bound the same time from below;
+ *      share the scheduler, refined per policy (model/interval.c);
+ *      functional-unit, LSU, shared-memory and MSHR throughput bound the
+ *      same time from below;
  *   5. CTAs run in generations of the resident count per SM (a last partial
  *      generation is the tail), and GPU-wide DRAM, L2 and NoC bandwidth bound
  *      the kernel; the bounds combine by a smooth maximum and DRAM queueing
@@ -84,14 +85,22 @@ typedef struct model_warp_time {
     uint32_t nint;
     double *issue;       /* i_j */
     double *stall;       /* s_j */
+    double *lsu;         /* LSU cycles (lines + shared bank cycles) the interval's issues need */
     uint8_t *mem;        /* 1 if stall j waits on memory */
 } model_warp_time;
 
+/* Scheduling policies the multi-warp formula distinguishes. */
+typedef enum { MODEL_LRR = 0, MODEL_GTO, MODEL_TWO_LEVEL } model_policy;
+/* Active-set size of two-level scheduling, warps per scheduler (Narasiman et
+ * al., MICRO 2011, section 5; the detailed simulator uses the same). */
+#define MODEL_TWO_LEVEL_ACTIVE 8
+model_policy model_policy_of(const char *scheduler);
+
 int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, ge_err *e);
 void model_warp_time_free(model_warp_time *t);
-/* Cycles for N warps like t sharing one scheduler; *mem_stall gets the
- * unhidden memory stall cycles of the result. */
-double model_multiwarp(const model_warp_time *t, double n, int gto, double *mem_stall, double *dep_stall);
+/* Cycles for N warps like t sharing one scheduler under a policy;
+ * *mem_stall / *dep_stall get the unhidden stall cycles of the result. */
+double model_multiwarp(const model_warp_time *t, double n, model_policy pol, double *mem_stall, double *dep_stall);
 
 /* M/D/1 mean waiting time in units of the service time at utilisation rho. */
 double model_md1_wait(double rho);

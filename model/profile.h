@@ -26,6 +26,7 @@
 #define MODEL_PROFILE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "err.h"
 #include "isa.h"
@@ -151,5 +152,7 @@ void prof_kernel_ws(const profile *p, const prof_kernel *pk, ws_kernel *out);
 /* ---- file format (profile_io.c) ---- */
 int prof_save(const profile *p, const char *path, ge_err *e);
 int prof_load(profile *p, const char *path, ge_err *e);
+/* Read from an open stream; name is used in messages. */
+int prof_read(profile *p, FILE *f, const char *name, ge_err *e);
 
 #endif

@@ -571,29 +571,38 @@ int prof_load(profile *p, const char *path, ge_err *e)
     FILE *f = fopen(path, "rb");
     if (!f)
         return ge_errf(e, "%s: cannot open profile file", path);
+    int rc = prof_read(p, f, path, e);
+    fclose(f);
+    return rc;
+}
+
+int prof_read(profile *p, FILE *f, const char *path, ge_err *e)
+{
+    prof_init(p);
     uint8_t hdr[12];
     if (fread(hdr, 1, 12, f) != 12 || memcmp(hdr, MAGIC, 8) != 0) {
-        fclose(f);
         return ge_errf(e, "%s: not a gpuest profile (bad magic)", path);
     }
     uint32_t ver = (uint32_t)hdr[8] | (uint32_t)hdr[9] << 8 | (uint32_t)hdr[10] << 16 | (uint32_t)hdr[11] << 24;
     if (ver != PROF_VERSION) {
-        fclose(f);
         return ge_errf(e, "%s: profile format version %u, this gpuest reads version %u (re-run gpuest profile)",
                        path, ver, PROF_VERSION);
     }
     rstream_x *r = calloc(1, sizeof *r);
-    if (!r) {
-        fclose(f);
+    if (!r)
         return ge_errf(e, "out of memory");
-    }
     r->f = f;
     r->path = path;
     r->e = e;
     lzma_stream init = LZMA_STREAM_INIT;
     r->z = init;
     int rc = 0;
-    if (lzma_stream_decoder(&r->z, UINT64_MAX, 0) != LZMA_OK) {
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+    uint32_t flags = LZMA_IGNORE_CHECK; /* let mutations reach the body parser */
+#else
+    uint32_t flags = 0;
+#endif
+    if (lzma_stream_decoder(&r->z, UINT64_MAX, flags) != LZMA_OK) {
         rc = ge_errf(e, "%s: cannot start xz decoder", path);
         goto out;
     }
@@ -657,7 +666,6 @@ int prof_load(profile *p, const char *path, ge_err *e)
     }
 out:
     lzma_end(&r->z);
-    fclose(f);
     free(r);
     if (rc)
         prof_free(p);

@@ -1,0 +1,298 @@
+/*
+ * cmd_estimate.c - `gpuest estimate`: cycles, CPI stack, activity, power and
+ * energy of a workload on a GPU design, by the interval model, the hybrid
+ * estimator or full detailed simulation (calib/estimate.h).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_source.h"
+#include "config_registry.h"
+#include "estimate.h"
+#include "json.h"
+#include "profiler.h"
+#include "progress.h"
+#include "table.h"
+
+#define DEFAULT_CONFIG "v100"
+#define DEFAULT_WORKLOAD "sgemm_tiled"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: gpuest estimate [--config C] [--trace PATH | --workload NAME | --profile FILE]\n"
+            "                       [--mode model|hybrid|full] [options]\n"
+            "\n"
+            "Estimates every kernel of a workload on a GPU design: cycles, IPC, CPI stack,\n"
+            "hit rates, activity, power and energy.  Without a source it estimates the\n"
+            "built-in default (" DEFAULT_WORKLOAD " on " DEFAULT_CONFIG ").\n"
+            "\n"
+            "modes:\n"
+            "  model    the interval model alone, from the profile (microseconds per kernel)\n"
+            "  hybrid   the model calibrated by detailed simulation of a sample of CTAs (default)\n"
+            "  full     detailed simulation of every CTA (the reference)\n"
+            "\n"
+            "options:\n"
+            "  --config C         shipped config name (gtx480, v100, rtx2060, a100, h100) or a file\n"
+            "  --trace PATH       Accel-Sim trace (kernelslist.g, its directory, or a .traceg[.xz])\n"
+            "  --workload NAME    suite workload (gpuest workloads lists them)\n"
+            "  --size N           workload size parameter (default: the workload's realistic size)\n"
+            "  --seed S           workload input seed (default 1)\n"
+            "  --profile FILE     a profile written by gpuest profile (no front-end run needed)\n"
+            "  --mode M           model, hybrid or full (default hybrid)\n"
+            "  --scheduler S      warp scheduler: lrr, gto or two_level (default: the config's)\n"
+            "  --set KEY=VALUE    override a config key (repeatable), e.g. --set l1d.size_bytes=65536\n"
+            "  --sample-sms N     SMs simulated in detail in hybrid mode (default 1)\n"
+            "  --json             JSON output\n"
+            "  --csv              CSV output (one row per kernel and a total row)\n"
+            "  -h, --help         this help\n");
+}
+
+typedef struct {
+    const char *config, *spec, *profile_path, *scheduler;
+    uint32_t size;
+    uint64_t seed;
+    int json, csv;
+    est_options eo;
+    const char *sets[64];
+    int nsets;
+} est_args;
+
+static int parse(int argc, char **argv, est_args *a)
+{
+    static const struct option opts[] = {{"config", required_argument, 0, 'c'},
+                                         {"trace", required_argument, 0, 't'},
+                                         {"workload", required_argument, 0, 'w'},
+                                         {"size", required_argument, 0, 'n'},
+                                         {"seed", required_argument, 0, 's'},
+                                         {"profile", required_argument, 0, 'p'},
+                                         {"mode", required_argument, 0, 'm'},
+                                         {"scheduler", required_argument, 0, 'S'},
+                                         {"set", required_argument, 0, 'k'},
+                                         {"sample-sms", required_argument, 0, 'A'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"csv", no_argument, 0, 'v'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    memset(a, 0, sizeof *a);
+    a->config = DEFAULT_CONFIG;
+    a->seed = 1;
+    est_options_default(&a->eo);
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 'c': a->config = optarg; break;
+        case 't':
+        case 'w': a->spec = optarg; break;
+        case 'p': a->profile_path = optarg; break;
+        case 'S': a->scheduler = optarg; break;
+        case 'j': a->json = 1; break;
+        case 'v': a->csv = 1; break;
+        case 'n':
+            a->size = (uint32_t)strtoul(optarg, &end, 10);
+            if (*end || !*optarg)
+                return fprintf(stderr, "gpuest estimate: --size needs a number\n"), -1;
+            break;
+        case 's':
+            a->seed = strtoull(optarg, &end, 10);
+            if (*end || !*optarg)
+                return fprintf(stderr, "gpuest estimate: --seed needs a number\n"), -1;
+            break;
+        case 'A':
+            a->eo.sample_sms = (uint32_t)strtoul(optarg, &end, 10);
+            if (*end || a->eo.sample_sms == 0)
+                return fprintf(stderr, "gpuest estimate: --sample-sms needs a positive number\n"), -1;
+            break;
+        case 'm': {
+            int m = est_mode_by_name(optarg);
+            if (m < 0)
+                return fprintf(stderr, "gpuest estimate: unknown mode '%s' (model, hybrid, full)\n", optarg), -1;
+            a->eo.mode = (est_mode)m;
+            break;
+        }
+        case 'k':
+            if (a->nsets == 64)
+                return fprintf(stderr, "gpuest estimate: too many --set options\n"), -1;
+            a->sets[a->nsets++] = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            exit(0);
+        default:
+            usage(stderr);
+            return -1;
+        }
+    }
+    if (optind != argc || (a->spec && a->profile_path)) {
+        usage(stderr);
+        return -1;
+    }
+    if (!a->spec && !a->profile_path)
+        a->spec = DEFAULT_WORKLOAD;
+    a->eo.scheduler = a->scheduler;
+    return 0;
+}
+
+static int load_config(const est_args *a, gpu_config *cfg, ge_err *e)
+{
+    if (gcfg_load_named(a->config, cfg, e))
+        return -1;
+    for (int i = 0; i < a->nsets; i++) {
+        char key[128];
+        const char *eq = strchr(a->sets[i], '=');
+        if (!eq || eq == a->sets[i] || (size_t)(eq - a->sets[i]) >= sizeof key)
+            return ge_errf(e, "--set %s: expected KEY=VALUE", a->sets[i]);
+        memcpy(key, a->sets[i], (size_t)(eq - a->sets[i]));
+        key[eq - a->sets[i]] = 0;
+        if (gcfg_set(cfg, key, eq + 1, e))
+            return ge_err_prefix(e, "--set");
+    }
+    return a->nsets ? gcfg_validate(cfg, e) : 0;
+}
+
+static void print_table(const gpu_config *cfg, const est_args *a, const est_kernel *k, size_t n)
+{
+    static const char *const cols[] = {"kernel", "cycles", "warp_insts", "ipc", "l1_hit", "l2_hit",
+                                       "dram_util", "sampled_ctas", "error_est", "time_ms"};
+    table t;
+    ge_err e;
+    if (table_init(&t, 10, cols, &e))
+        return;
+    double cyc = 0, ins = 0, wall = 0;
+    for (size_t i = 0; i < n; i++) {
+        const kresult *r = &k[i].r;
+        table_add_row(&t, &e);
+        table_set(&t, 0, r->name);
+        table_setf(&t, 1, "%.0f", r->cycles);
+        table_setf(&t, 2, "%.0f", r->warp_insts);
+        table_setf(&t, 3, "%.2f", kr_ipc(r));
+        table_setf(&t, 4, "%.3f", r->l1_hit_rate);
+        table_setf(&t, 5, "%.3f", r->l2_hit_rate);
+        table_setf(&t, 6, "%.3f", r->dram_bw_util);
+        table_setf(&t, 7, "%llu", (unsigned long long)r->sampled_ctas);
+        table_setf(&t, 8, "%.3f", r->error_estimate);
+        table_setf(&t, 9, "%.2f", k[i].wall_s * 1e3);
+        cyc += r->cycles;
+        ins += r->warp_insts;
+        wall += k[i].wall_s;
+    }
+    if (n > 1) {
+        table_add_row(&t, &e);
+        table_set(&t, 0, "total");
+        table_setf(&t, 1, "%.0f", cyc);
+        table_setf(&t, 2, "%.0f", ins);
+        table_setf(&t, 3, "%.2f", cyc > 0 ? ins / cyc : 0);
+        table_setf(&t, 9, "%.2f", wall * 1e3);
+    }
+    if (a->csv)
+        table_print_csv(&t, stdout);
+    else {
+        printf("gpuest estimate: %s on %s, mode %s, scheduler %s\n", a->profile_path ? a->profile_path : a->spec,
+               cfg->name, est_mode_names[a->eo.mode], a->scheduler ? a->scheduler : cfg->sm.scheduler);
+        table_print(&t, stdout);
+        printf("time: %.3f s (%.2f us at %.0f MHz)\n", cyc / (cfg->gpu.core_clock_mhz * 1e6) ,
+               cyc / cfg->gpu.core_clock_mhz, cfg->gpu.core_clock_mhz);
+    }
+    table_free(&t);
+}
+
+static void print_json(const gpu_config *cfg, const est_args *a, const est_kernel *k, size_t n)
+{
+    json_w j;
+    json_init(&j, stdout);
+    json_obj_begin(&j);
+    json_kstr(&j, "config", cfg->name);
+    json_kstr(&j, "workload", a->profile_path ? a->profile_path : a->spec);
+    json_kstr(&j, "mode", est_mode_names[a->eo.mode]);
+    json_key(&j, "kernels");
+    json_arr_begin(&j);
+    for (size_t i = 0; i < n; i++) {
+        const kresult *r = &k[i].r;
+        json_obj_begin(&j);
+        json_kstr(&j, "name", r->name);
+        json_key(&j, "grid");
+        json_arr_begin(&j);
+        for (int d = 0; d < 3; d++)
+            json_uint(&j, r->grid[d]);
+        json_arr_end(&j);
+        json_key(&j, "block");
+        json_arr_begin(&j);
+        for (int d = 0; d < 3; d++)
+            json_uint(&j, r->block[d]);
+        json_arr_end(&j);
+        json_knum(&j, "cycles", r->cycles);
+        json_knum(&j, "warp_instructions", r->warp_insts);
+        json_knum(&j, "thread_instructions", r->thread_insts);
+        json_knum(&j, "ipc", kr_ipc(r));
+        json_knum(&j, "l1_hit_rate", r->l1_hit_rate);
+        json_knum(&j, "l2_hit_rate", r->l2_hit_rate);
+        json_knum(&j, "dram_bw_util", r->dram_bw_util);
+        json_knum(&j, "avg_mem_latency", r->avg_mem_latency);
+        json_kuint(&j, "sampled_ctas", r->sampled_ctas);
+        json_knum(&j, "error_estimate", r->error_estimate);
+        json_obj_end(&j);
+    }
+    json_arr_end(&j);
+    json_obj_end(&j);
+    json_end(&j);
+}
+
+int cmd_estimate(int argc, char **argv)
+{
+    est_args a;
+    if (parse(argc, argv, &a))
+        return 2;
+    ge_err e;
+    gpu_config cfg;
+    if (load_config(&a, &cfg, &e)) {
+        fprintf(stderr, "gpuest estimate: %s\n", e.msg);
+        return 1;
+    }
+    est_kernel *res = NULL;
+    size_t n = 0;
+    int rc = 0;
+    if (a.profile_path) {
+        profile p;
+        if (prof_load(&p, a.profile_path, &e)) {
+            fprintf(stderr, "gpuest estimate: %s\n", e.msg);
+            return 1;
+        }
+        rc = est_profile(&cfg, &p, &a.eo, NULL, &res, &e);
+        n = p.nkernels;
+        prof_free(&p);
+    } else {
+        ws_source *src;
+        if (cli_open_source(a.spec, a.size, a.seed, &src, &e)) {
+            fprintf(stderr, "gpuest estimate: %s\n", e.msg);
+            return 1;
+        }
+        if (a.eo.mode == EST_FULL) {
+            rc = est_full_source(&cfg, src, &a.eo, &res, &n, &e);
+        } else {
+            prof_options po;
+            prof_options_default(&po);
+            profile p;
+            rc = prof_build(src, &po, a.spec, a.size, a.seed, &p, &e);
+            if (rc == 0) {
+                rc = est_profile(&cfg, &p, &a.eo, NULL, &res, &e);
+                n = p.nkernels;
+                prof_free(&p);
+            }
+        }
+        ws_close(src);
+    }
+    if (rc) {
+        fprintf(stderr, "gpuest estimate: %s\n", e.msg);
+        return 1;
+    }
+    if (a.json)
+        print_json(&cfg, &a, res, n);
+    else
+        print_table(&cfg, &a, res, n);
+    free(res);
+    return 0;
+}

@@ -1,0 +1,97 @@
+#include "synth.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const synth_opcodes[] = {"OP"};
+
+static int s_next_event(ws_source *src, ws_event *ev, ge_err *e)
+{
+    (void)e;
+    synth_source *s = (synth_source *)src;
+    if (s->stage >= 1)
+        return 0;
+    s->stage = 1;
+    memset(ev, 0, sizeof *ev);
+    ev->kind = WS_EV_KERNEL;
+    ev->kernel = s->k;
+    return 1;
+}
+
+static int s_next_cta(ws_source *src, ws_cta *cta, ge_err *e)
+{
+    synth_source *s = (synth_source *)src;
+    if (s->stage != 1 || s->next >= s->nctas)
+        return 0;
+    if (ws_cta_copy(cta, &s->ctas[s->next++], e))
+        return -1;
+    return 1;
+}
+
+static void s_close(ws_source *src) { (void)src; }
+
+static const ws_source_ops synth_ops = {"synth", s_next_event, s_next_cta, NULL, s_close};
+
+void synth_init(synth_source *s, const char *name, uint32_t nctas, uint32_t threads, uint32_t nregs)
+{
+    memset(s, 0, sizeof *s);
+    s->base.ops = &synth_ops;
+    s->k.name = name;
+    s->k.id = 1;
+    s->k.grid[0] = nctas;
+    s->k.grid[1] = s->k.grid[2] = 1;
+    s->k.block[0] = threads;
+    s->k.block[1] = s->k.block[2] = 1;
+    s->k.nregs = nregs;
+    s->k.binary_version = 70;
+    s->k.opcodes = synth_opcodes;
+    s->k.nopcodes = 1;
+    s->ctas = calloc(nctas, sizeof *s->ctas);
+    s->nctas = nctas;
+    for (uint32_t i = 0; i < nctas; i++) {
+        ws_cta_init(&s->ctas[i]);
+        s->ctas[i].id[0] = i;
+        s->ctas[i].index = i;
+    }
+}
+
+void synth_free(synth_source *s)
+{
+    for (size_t i = 0; i < s->nctas; i++)
+        ws_cta_free(&s->ctas[i]);
+    free(s->ctas);
+}
+
+ws_inst *synth_add(synth_source *s, uint32_t c, uint32_t w, isa_op op, uint32_t mask)
+{
+    ws_cta *cta = &s->ctas[c];
+    /* warps are appended in order; instructions go to the last warp */
+    while (cta->nwarps <= w)
+        if (ws_cta_begin_warp(cta, NULL))
+            return NULL;
+    if (w != cta->nwarps - 1)
+        return NULL; /* tests build warps in order */
+    ws_inst *in = ws_cta_push(cta, NULL);
+    if (!in)
+        return NULL;
+    in->op = (uint8_t)op;
+    in->mask = mask;
+    in->pc = 16 * cta->warps[w].ninst;
+    return in;
+}
+
+ws_inst *synth_add_mem(synth_source *s, uint32_t c, uint32_t w, isa_op op, uint32_t mask, uint64_t base,
+                       uint64_t stride, uint8_t size)
+{
+    ws_inst *in = synth_add(s, c, w, op, mask);
+    if (!in)
+        return NULL;
+    in->size = size;
+    uint64_t *a = ws_cta_push_addr(&s->ctas[c], in, NULL);
+    if (!a)
+        return NULL;
+    for (int l = 0; l < WS_WARP_SIZE; l++)
+        if (mask & (1u << l))
+            a[l] = base + (uint64_t)l * stride;
+    return in;
+}

@@ -1,0 +1,28 @@
+/*
+ * synth.h - a tiny in-memory warp stream for model tests: one kernel whose
+ * CTAs are built by the test.
+ */
+#ifndef TEST_SYNTH_H
+#define TEST_SYNTH_H
+
+#include "wstream.h"
+
+typedef struct synth_source {
+    ws_source base;
+    ws_kernel k;
+    ws_cta *ctas;
+    size_t nctas, next;
+    int stage; /* 0 before the kernel event, 1 in it, 2 done */
+} synth_source;
+
+/* Kernel with grid (nctas,1,1) and block (threads,1,1); the CTAs are
+ * initialised and owned by the source. */
+void synth_init(synth_source *s, const char *name, uint32_t nctas, uint32_t threads, uint32_t nregs);
+void synth_free(synth_source *s);
+/* Append an instruction to warp w of CTA c (warps are created on demand). */
+ws_inst *synth_add(synth_source *s, uint32_t c, uint32_t w, isa_op op, uint32_t mask);
+/* ...with per-lane addresses base + lane * stride, size bytes each. */
+ws_inst *synth_add_mem(synth_source *s, uint32_t c, uint32_t w, isa_op op, uint32_t mask, uint64_t base,
+                       uint64_t stride, uint8_t size);
+
+#endif

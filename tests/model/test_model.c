@@ -1,0 +1,349 @@
+/*
+ * test_model.c - the interval model's pieces against hand-computed cases,
+ * and its properties.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "config_registry.h"
+#include "model.h"
+#include "profiler.h"
+#include "reuse.h"
+#include "synth.h"
+
+/* ---- reuse distance -> hit rate ---- */
+
+static void test_reuse_aba(void **st)
+{
+    (void)st;
+    /* A B A, every sector: A and B are cold (8 sectors), the second A has
+     * one distinct line (B) in between: 4 sectors at distance 1. */
+    rd_access s[] = {{1, 0xf}, {2, 0xf}, {1, 0xf}};
+    rd_hist h;
+    memset(&h, 0, sizeof h);
+    assert_int_equal(rd_measure(s, 3, &h, NULL), 0);
+    assert_true(h.cold == 8);
+    assert_true(h.bin[1] == 4);
+    assert_true(rd_total(&h) == 12);
+    /* fully associative LRU: 2 lines hold A and B -> 4 hits of 12 */
+    assert_true(fabs(rd_hit_rate(&h, 2, 1) - 4.0 / 12) < 1e-12);
+    assert_true(rd_hit_rate(&h, 1, 1) == 0);
+    /* 2 sets x 1 way: B lands in A's set with probability 1/2 -> 2 hits of 12 */
+    assert_true(fabs(rd_hit_rate(&h, 2, 2) - 2.0 / 12) < 1e-9);
+}
+
+static void test_reuse_sectors(void **st)
+{
+    (void)st;
+    /* A.s0, A.s1, A.s0: both first touches are cold; the third has no other
+     * line in between -> distance 0 (a hit even in a 1-line cache). */
+    rd_access s[] = {{7, 0x1}, {7, 0x2}, {7, 0x1}};
+    rd_hist h;
+    memset(&h, 0, sizeof h);
+    assert_int_equal(rd_measure(s, 3, &h, NULL), 0);
+    assert_true(h.cold == 2 && h.bin[0] == 1);
+    assert_true(fabs(rd_hit_rate(&h, 1, 1) - 1.0 / 3) < 1e-12);
+}
+
+/* Brute-force fully associative LRU over whole lines. */
+static double lru_sim(const rd_access *s, size_t n, size_t cap)
+{
+    uint64_t *stack = calloc(cap ? cap : 1, sizeof *stack);
+    size_t used = 0, hits = 0, total = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t pos = used;
+        for (size_t j = 0; j < used; j++)
+            if (stack[j] == s[i].line) {
+                pos = j;
+                break;
+            }
+        total += 4;
+        if (pos < used)
+            hits += 4;
+        size_t from = pos < used ? pos : (used < cap ? used++ : cap - 1);
+        memmove(stack + 1, stack, from * sizeof *stack);
+        stack[0] = s[i].line;
+    }
+    free(stack);
+    return (double)hits / total;
+}
+
+static void test_reuse_matches_lru(void **st)
+{
+    (void)st;
+    enum { N = 4000 };
+    rd_access *s = malloc(N * sizeof *s);
+    uint64_t x = 12345;
+    for (int i = 0; i < N; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        s[i].line = (x >> 33) % 24; /* 24 lines: distances span the exact bins */
+        s[i].sectors = 0xf;
+    }
+    rd_hist h;
+    memset(&h, 0, sizeof h);
+    assert_int_equal(rd_measure(s, N, &h, NULL), 0);
+    double prev = -1;
+    for (size_t cap = 1; cap <= 16; cap++) {
+        double a = rd_hit_rate(&h, cap, 1), b = lru_sim(s, N, cap);
+        assert_true(fabs(a - b) < 1e-12);
+        assert_true(a >= prev); /* a larger LRU cache never misses more */
+        prev = a;
+    }
+    free(s);
+}
+
+/* ---- queueing ---- */
+
+static void test_md1(void **st)
+{
+    (void)st;
+    assert_true(model_md1_wait(0) == 0);
+    assert_true(fabs(model_md1_wait(0.5) - 0.5) < 1e-12);  /* 0.5 / (2 * 0.5) */
+    assert_true(fabs(model_md1_wait(0.8) - 2.0) < 1e-12);  /* 0.8 / (2 * 0.2) */
+    assert_true(model_md1_wait(0.9) > model_md1_wait(0.8));
+}
+
+/* ---- single-warp replay ---- */
+
+static void test_replay(void **st)
+{
+    (void)st;
+    prof_inst in[4];
+    memset(in, 0, sizeof in);
+    in[0].op = ISA_OP_LD_GLOBAL;
+    in[0].lines = 1;
+    in[1].op = ISA_OP_FP32_FMA;
+    in[1].dep[0] = 1; /* uses the load */
+    in[2].op = ISA_OP_INT_ALU;
+    in[3].op = ISA_OP_INT_ALU;
+    in[3].dep[0] = 1; /* uses inst 2 */
+    prof_warp w = {1, 4, in};
+    model_lat lat;
+    memset(&lat, 0, sizeof lat);
+    for (int i = 0; i < ISA_LAT_COUNT; i++)
+        lat.alu[i] = 4;
+    lat.load = 100;
+    model_warp_time t;
+    assert_int_equal(model_replay(&w, &lat, &t, NULL), 0);
+    /* issue 0 at 0 (done 100); 1 waits to 100 (99 memory stall); 2 at 101
+     * (done 105); 3 waits to 105 (3 dependency stall) -> 106 cycles. */
+    assert_true(t.cycles == 106);
+    assert_true(t.stall_mem == 99 && t.stall_dep == 3);
+    assert_int_equal(t.nint, 3);
+    assert_true(t.issue[0] == 1 && t.stall[0] == 99 && t.mem[0] == 1);
+    assert_true(t.issue[1] == 2 && t.stall[1] == 3 && t.mem[1] == 0);
+    assert_true(t.issue[2] == 1 && t.stall[2] == 0);
+    model_warp_time_free(&t);
+}
+
+/* ---- multi-warp hiding per policy ---- */
+
+static void test_policies(void **st)
+{
+    (void)st;
+    double issue[] = {4, 4}, stall[] = {100, 0}, lsu[] = {2, 0};
+    uint8_t mem[] = {1, 0};
+    model_warp_time t = {8, 104, 100, 0, 2, issue, stall, lsu, mem};
+    double ms;
+    /* N = 8: LRR pays the lock-step burst: max(32, 4 + 100 + 7*2) + max(32, 4) */
+    assert_true(model_multiwarp(&t, 8, MODEL_LRR, &ms, NULL) == 118 + 32);
+    assert_true(ms == 118 - 32);
+    /* GTO staggers warps: max(32, 104) + 32 */
+    assert_true(model_multiwarp(&t, 8, MODEL_GTO, &ms, NULL) == 104 + 32);
+    assert_true(ms == 104 - 32);
+    /* N = 16: LRR max(64, 104 + 15*2) + 64; GTO 104 + 64; two-level bursts among 8: max(64, 104 + 7*2) + 64 */
+    assert_true(model_multiwarp(&t, 16, MODEL_LRR, NULL, NULL) == 134 + 64);
+    assert_true(model_multiwarp(&t, 16, MODEL_GTO, NULL, NULL) == 104 + 64);
+    assert_true(model_multiwarp(&t, 16, MODEL_TWO_LEVEL, NULL, NULL) == 118 + 64);
+    /* With enough warps every policy is issue bound: N * I */
+    assert_true(model_multiwarp(&t, 64, MODEL_GTO, NULL, NULL) == 64 * 8);
+    /* A short dependency stall: LRR hides it with all 16 warps, two-level only
+     * with its 8 active ones -> two rounds of max(8*2, 2 + 30). */
+    double i2[] = {2}, s2[] = {30}, l2[] = {0};
+    uint8_t m2[] = {0};
+    model_warp_time d = {2, 32, 0, 30, 1, i2, s2, l2, m2};
+    double ds;
+    assert_true(model_multiwarp(&d, 16, MODEL_LRR, NULL, &ds) == 32);
+    assert_true(model_multiwarp(&d, 16, MODEL_TWO_LEVEL, NULL, &ds) == 64);
+    assert_true(ds == 32);
+    /* One warp: exactly the single-warp time under every policy. */
+    for (int p = 0; p < 3; p++)
+        assert_true(model_multiwarp(&t, 1, (model_policy)p, NULL, NULL) == 108);
+}
+
+/* ---- profiler on a synthetic stream ---- */
+
+static void build_kernel(synth_source *s, uint32_t nctas)
+{
+    synth_init(s, "synthetic", nctas, 64, 32);
+    for (uint32_t c = 0; c < nctas; c++)
+        for (uint32_t w = 0; w < 2; w++) {
+            uint64_t base = 0x100000 + (uint64_t)(c * 2 + w) * 4096;
+            ws_inst *ld = synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu, base, 4, 4);
+            ld->ndst = 1;
+            ld->dst[0] = 1;
+            ws_inst *fma = synth_add(s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
+            fma->nsrc = 1;
+            fma->src[0] = 1;
+            fma->ndst = 1;
+            fma->dst[0] = 2;
+            /* uncoalesced: 32 lanes 128 B apart -> 32 lines of one sector */
+            synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu, base + 0x80000000ULL, 128, 4);
+            /* shared, 8 B stride of 4 B words: two words per bank -> 2 cycles */
+            synth_add_mem(s, c, w, ISA_OP_ST_SHARED, 0xffffffffu, 0, 8, 4);
+            synth_add(s, c, w, ISA_OP_EXIT, 0x0000ffffu);
+        }
+}
+
+static void test_profiler_counts(void **st)
+{
+    (void)st;
+    synth_source s;
+    build_kernel(&s, 6);
+    prof_options o;
+    prof_options_default(&o);
+    profile p;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &o, "synthetic", 0, 1, &p, &e), 0);
+    assert_int_equal(p.nkernels, 1);
+    prof_kernel *k = &p.k[0];
+    assert_true(k->warp_insts == 6 * 2 * 5);
+    assert_true(k->op_warps[ISA_OP_LD_GLOBAL] == 24);
+    /* per warp: 1 line/4 sectors + 32 lines/32 sectors */
+    assert_true(k->op_lines[ISA_OP_LD_GLOBAL] == 12 * 33);
+    assert_true(k->op_sectors[ISA_OP_LD_GLOBAL] == 12 * 36);
+    assert_true(k->shared_bank_cycles == 12 * 2);
+    assert_true(k->op_lanes[ISA_OP_EXIT] == 12 * 16);
+    assert_int_equal(k->nctas, 6);
+    assert_true(k->sample_is_all);
+    assert_int_equal(k->nsample, 6);
+    assert_true(k->nwarps >= 1);
+    /* the FMA's source was produced one instruction earlier */
+    assert_int_equal(k->warps[0].inst[1].dep[0], 1);
+    prof_free(&p);
+    synth_free(&s);
+}
+
+static void test_profile_file(void **st)
+{
+    (void)st;
+    synth_source s;
+    build_kernel(&s, 5);
+    prof_options o;
+    prof_options_default(&o);
+    profile p, q;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &o, "synthetic", 7, 9, &p, &e), 0);
+    char path[] = "/tmp/gpuest_test_profile_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(prof_save(&p, path, &e), 0);
+    assert_int_equal(prof_load(&q, path, &e), 0);
+    assert_string_equal(q.source, "synthetic");
+    assert_int_equal(q.size, 7);
+    assert_int_equal(q.k[0].nsample, p.k[0].nsample);
+    assert_memory_equal(q.k[0].op_lines, p.k[0].op_lines, sizeof p.k[0].op_lines);
+    assert_int_equal(q.k[0].sample[3].ninst, p.k[0].sample[3].ninst);
+    assert_memory_equal(q.k[0].sample[3].addr, p.k[0].sample[3].addr, p.k[0].sample[3].naddr * 8);
+    assert_memory_equal(&q.l2[0].all, &p.l2[0].all, sizeof(rd_hist));
+    prof_free(&q);
+
+    /* read the file, then damage it three ways */
+    FILE *f = fopen(path, "rb");
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    rewind(f);
+    unsigned char *buf = malloc((size_t)len);
+    assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+
+    unsigned char *bad = malloc((size_t)len);
+    memcpy(bad, buf, (size_t)len);
+    bad[8] = 99; /* another format version */
+    FILE *m = fmemopen(bad, (size_t)len, "rb");
+    assert_int_equal(prof_read(&q, m, "v99", &e), -1);
+    assert_non_null(strstr(e.msg, "version 99"));
+    fclose(m);
+
+    memcpy(bad, buf, (size_t)len);
+    bad[len / 2] ^= 0x5a; /* a flipped byte inside the compressed body */
+    m = fmemopen(bad, (size_t)len, "rb");
+    assert_int_equal(prof_read(&q, m, "flipped", &e), -1);
+    assert_non_null(strstr(e.msg, "flipped"));
+    fclose(m);
+
+    for (long cut = 0; cut < len; cut += len / 13 + 1) { /* truncations */
+        m = fmemopen(buf, (size_t)(cut ? cut : 1), "rb");
+        assert_int_equal(prof_read(&q, m, "cut", &e), -1);
+        fclose(m);
+    }
+    free(bad);
+    free(buf);
+    unlink(path);
+    prof_free(&p);
+    synth_free(&s);
+}
+
+/* ---- the whole model: sanity and properties ---- */
+
+static void test_model_properties(void **st)
+{
+    (void)st;
+    synth_source s;
+    build_kernel(&s, 400);
+    prof_options o;
+    prof_options_default(&o);
+    profile p;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &o, "synthetic", 0, 1, &p, &e), 0);
+    gpu_config cfg;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    kresult r;
+    model_detail d;
+    assert_int_equal(model_kernel(&cfg, NULL, &p, 0, NULL, NULL, &r, &d, &e), 0);
+    assert_true(r.cycles > 0 && r.warp_insts == 400 * 10);
+    double sum = 0;
+    for (int i = 0; i < KR_STALL_COUNT; i++) {
+        assert_true(r.stall[i] >= 0);
+        sum += r.stall[i];
+    }
+    assert_true(fabs(sum - r.cycles * cfg.sm.schedulers * cfg.gpu.sm_count) < 1e-6 * sum);
+    /* more DRAM bandwidth never slows the kernel; a larger L1 never lowers its hit rate */
+    double prev = INFINITY, prev_hit = -1;
+    for (int ch = 4; ch <= 64; ch *= 2) {
+        cfg.dram.channels = ch;
+        cfg.l2.slices = (uint32_t)ch * 2;
+        assert_int_equal(model_kernel(&cfg, NULL, &p, 0, NULL, NULL, &r, &d, &e), 0);
+        assert_true(r.cycles <= prev * (1 + 1e-9));
+        prev = r.cycles;
+    }
+    for (uint32_t ways = 16; ways <= 256; ways *= 2) {
+        cfg.l1d.ways = ways;
+        cfg.l1d.size_bytes = cfg.l1d.sets * ways * cfg.l1d.line_bytes;
+        assert_int_equal(model_kernel(&cfg, NULL, &p, 0, NULL, NULL, &r, &d, &e), 0);
+        assert_true(d.l1_hit >= prev_hit - 1e-12);
+        prev_hit = d.l1_hit;
+    }
+    prof_free(&p);
+    synth_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reuse_aba),       cmocka_unit_test(test_reuse_sectors),
+        cmocka_unit_test(test_reuse_matches_lru), cmocka_unit_test(test_md1),
+        cmocka_unit_test(test_replay),          cmocka_unit_test(test_policies),
+        cmocka_unit_test(test_profiler_counts), cmocka_unit_test(test_profile_file),
+        cmocka_unit_test(test_model_properties),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
