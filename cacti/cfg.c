@@ -253,7 +253,7 @@ static cacti_status set_u32(const pctx *p, const char *v, uint32_t *dst, uint32_
     if (parse_u64(v, &x))
         return bad(p, CACTI_ESYNTAX, "expected a non-negative integer, got", v);
     if (x > maxv)
-        return bad(p, CACTI_EINVAL, "value out of range:", v);
+        return bad(p, CACTI_EINVAL, "value out of range (too large):", v);
     *dst = (uint32_t)x;
     return CACTI_OK;
 }
@@ -265,6 +265,7 @@ typedef struct {
 
 static cacti_status apply(const pctx *p, int id, const char *v, int quoted, cacti_spec *s, extra_t *x)
 {
+    cacti_status st;
     uint64_t u;
     double d;
     cacti_device dev;
@@ -277,23 +278,39 @@ static cacti_status apply(const pctx *p, int id, const char *v, int quoted, cact
         s->size_bytes = u;
         return CACTI_OK;
     case K_BLOCK:
-        return set_u32(p, v, &s->line_bytes, 1u << 20);
+        if ((st = set_u32(p, v, &s->line_bytes, 1u << 20)) != CACTI_OK)
+            return st;
+        if (!cacti_is_pow2(s->line_bytes) || s->line_bytes > 4096)
+            return bad(p, CACTI_EINVAL, "block size must be a power of two up to 4096 bytes, got", v);
+        return CACTI_OK;
     case K_ASSOC:
-        return set_u32(p, v, &s->assoc, 1u << 20);
+        if ((st = set_u32(p, v, &s->assoc, 1u << 20)) != CACTI_OK)
+            return st;
+        if (s->assoc != 0 && (!cacti_is_pow2(s->assoc) || s->assoc > 64))
+            return bad(p, CACTI_EINVAL, "associativity must be 0 (fully associative) or a power of two up to 64, got", v);
+        return CACTI_OK;
     case K_RWP:
-        return set_u32(p, v, &s->rw_ports, 1000);
+        return set_u32(p, v, &s->rw_ports, 16);
     case K_ERP:
-        return set_u32(p, v, &s->rd_ports, 1000);
+        return set_u32(p, v, &s->rd_ports, 16);
     case K_EWP:
-        return set_u32(p, v, &s->wr_ports, 1000);
+        return set_u32(p, v, &s->wr_ports, 16);
     case K_SERP:
-        return set_u32(p, v, &s->se_rd_ports, 1000);
+        return set_u32(p, v, &s->se_rd_ports, 16);
     case K_SCHP:
-        return set_u32(p, v, &s->search_ports, 1000);
+        return set_u32(p, v, &s->search_ports, 16);
     case K_BANKS:
-        return set_u32(p, v, &s->banks, 1u << 20);
+        if ((st = set_u32(p, v, &s->banks, 1u << 20)) != CACTI_OK)
+            return st;
+        if (!cacti_is_pow2(s->banks) || s->banks > 1024)
+            return bad(p, CACTI_EINVAL, "bank count must be a power of two between 1 and 1024, got", v);
+        return CACTI_OK;
     case K_BUS:
-        return set_u32(p, v, &s->output_bits, 1u << 24);
+        if ((st = set_u32(p, v, &s->output_bits, 1u << 24)) != CACTI_OK)
+            return st;
+        if (!cacti_is_pow2(s->output_bits))
+            return bad(p, CACTI_EINVAL, "output/input bus width must be a power of two, got", v);
+        return CACTI_OK;
     case K_TECH: {
         if (parse_dbl(v, &d) || d <= 0)
             return bad(p, CACTI_ESYNTAX, "expected a feature size in microns, got", v);
@@ -427,8 +444,12 @@ cacti_status cacti_cfg_parse(const char *text, size_t len, const char *name, cac
         name = "<cfg>";
     cacti_spec s;
     cacti_spec_init(&s);
+    s.output_bits = 0; /* unless given: the whole line */
+    cacti_clear_error();
     extra_t x = {0, 0, 0, 0};
     pctx p = {name, 0, warn, warn_ctx};
+    int line_of[K_IGNORE + 1];
+    memset(line_of, 0, sizeof line_of);
     size_t pos = 0;
     char line[LINE_MAX_LEN + 1], val[512];
     while (pos < len) {
@@ -481,8 +502,10 @@ cacti_status cacti_cfg_parse(const char *text, size_t len, const char *name, cac
         if (!val[0])
             return cacti_fail(CACTI_ESYNTAX, "%s:%d: missing value for '%s'", name, p.line, best->key);
         cacti_status st = apply(&p, best->id, val, quoted, &s, &x);
-        if (st != CACTI_OK)
+        if (st != CACTI_OK) {
             return st;
+        }
+        line_of[best->id] = p.line;
     }
     p.line = 0;
     if ((x.have_tag_cell && x.tag_cell != (int)s.cell_dev) || (x.have_tag_peri && x.tag_peri != (int)s.periph_dev))
@@ -493,8 +516,21 @@ cacti_status cacti_cfg_parse(const char *text, size_t len, const char *name, cac
         s.output_bits = 8 * s.line_bytes;
     cacti_status st = cacti_validate(&s);
     if (st != CACTI_OK) {
+        /* point at the setting that makes the combination impossible */
+        int ln = line_of[K_SIZE];
+        uint32_t ports = s.rw_ports + s.rd_ports + s.wr_ports;
+        if (ports == 0 || s.rw_ports + s.rd_ports == 0)
+            ln = line_of[K_RWP] > line_of[K_ERP] ? line_of[K_RWP] : line_of[K_ERP];
+        else if (s.se_rd_ports > s.rd_ports)
+            ln = line_of[K_SERP];
+        else if (s.output_bits > 8u * s.line_bytes && line_of[K_BUS])
+            ln = line_of[K_BUS];
+        else if (s.size_bytes % s.banks && line_of[K_BANKS])
+            ln = line_of[K_BANKS];
         char msg[512];
         snprintf(msg, sizeof msg, "%s", cacti_last_error());
+        if (ln > 0)
+            return cacti_fail(st, "%s:%d: %s", name, ln, msg);
         return cacti_fail(st, "%s: %s", name, msg);
     }
     *spec = s;

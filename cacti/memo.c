@@ -155,12 +155,13 @@ cacti_status cacti_validate(const cacti_spec *s)
     if (per_bank % ((uint64_t)s->line_bytes * (s->is_cache ? ways : 1)))
         return cacti_fail(CACTI_EINVAL, "bank size %llu is not a whole number of %s",
                           (unsigned long long)per_bank, s->is_cache ? "sets" : "lines");
-    /* the smallest array is one mat: 2 x 2 subarrays of 16 rows and 2 columns */
-    uint64_t min_bits = 2ull * 16 * 2 * 2;
-    if (per_bank * 8 < min_bits)
-        return cacti_fail(CACTI_EINVAL, "bank of %llu bytes is smaller than the minimum array (%llu bits)",
-                          (unsigned long long)per_bank, (unsigned long long)min_bits);
     uint32_t ow = s->output_bits ? s->output_bits : 8 * s->line_bytes;
+    /* the smallest array is one mat of 2 x 2 subarrays with 16 rows each that
+     * delivers the output width from one row: 2 x 16 rows x out_w bits */
+    uint64_t min_bytes = s->assoc ? 4ull * ow * (s->is_cache ? ways : 1) : 32ull * s->line_bytes;
+    if (per_bank < min_bytes)
+        return cacti_fail(CACTI_EINVAL, "bank of %llu bytes is smaller than the minimum array (%llu bytes)",
+                          (unsigned long long)per_bank, (unsigned long long)min_bytes);
     if (s->assoc != 0) {
         uint64_t set_bits = 8ull * s->line_bytes * (s->is_cache ? ways : 1);
         if (ow > set_bits || (s->is_cache && ow > 8ull * s->line_bytes))
