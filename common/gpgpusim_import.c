@@ -71,6 +71,9 @@ int ggsi_say(imp *im, ggs_kind kind, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(l->text, sizeof l->text, fmt, ap);
     va_end(ap);
+    for (char *p = l->text; *p; p++) /* one line each: values may hold newlines */
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = ' ';
     return 0;
 }
 
@@ -890,6 +893,9 @@ int ggs_import(const ggs_input *in, size_t nin, gpu_config *cfg, ggs_report *rep
     ggs_opts_free(&im.opts);
     if (rc) {
         ggs_report_free(rep);
+        for (char *p = e->msg; *p; p++) /* one line: messages quote user text */
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = ' ';
         return -1;
     }
     return 0;

@@ -445,9 +445,11 @@ int ggsi_memory(imp *im)
         return -1;
     /* The format has no DRAM technology name: guess from the signalling. */
     if (ggsi_isset(im, "dram.data_rate")) {
+        char base_type[GCFG_NAME_MAX];
+        snprintf(base_type, sizeof base_type, "%s", c->dram.type); /* gcfg_set copies into c->dram.type */
         const char *type = c->dram.data_rate >= 4 ? (c->dram.burst_length >= 16 ? "GDDR6" : "GDDR5")
                            : c->dram.bus_bits >= 64 ? "HBM2"
-                                                    : c->dram.type;
+                                                    : base_type;
         if (ggsi_putv(im, "dram.type", type, NULL, GGS_DEFAULTED,
                       "guessed from data rate, burst length and bus width (GPGPU-Sim names no DRAM type)"))
             return -1;

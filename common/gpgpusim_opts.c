@@ -25,6 +25,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Messages quote user text, which may hold newlines (quoted values) or
+ * other control bytes: keep every message on one line. */
+static int one_line(ge_err *e)
+{
+    if (e)
+        for (char *p = e->msg; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = ' ';
+    return -1;
+}
+
 typedef struct tok {
     char *s;
     int line;
@@ -190,7 +201,7 @@ int ggs_opts_parse(ggs_opts *o, const char *text, size_t len, const char *file, 
         count++;
     }
     toks_free(&t);
-    return rc ? -1 : count;
+    return rc ? one_line(e) : count;
 }
 
 int ggs_opts_parse_file(ggs_opts *o, const char *path, ge_err *e)
@@ -305,17 +316,17 @@ static int trailing(const ggs_opt *op, const char *p, ge_err *e)
 int ggs_parse_u32(const ggs_opt *op, const char *s, uint32_t *out, ge_err *e)
 {
     const char *end;
-    if (scan_u32(op, s, &end, out, e))
-        return -1;
-    return trailing(op, end, e);
+    if (scan_u32(op, s, &end, out, e) || trailing(op, end, e))
+        return one_line(e);
+    return 0;
 }
 
 int ggs_parse_f64(const ggs_opt *op, const char *s, double *out, ge_err *e)
 {
     const char *end;
-    if (scan_f64(op, s, &end, out, e))
-        return -1;
-    return trailing(op, end, e);
+    if (scan_f64(op, s, &end, out, e) || trailing(op, end, e))
+        return one_line(e);
+    return 0;
 }
 
 int ggs_parse_u32_list(const ggs_opt *op, const char *s, char sep, uint32_t *out, int max, ge_err *e)
@@ -323,16 +334,18 @@ int ggs_parse_u32_list(const ggs_opt *op, const char *s, char sep, uint32_t *out
     int n = 0;
     const char *p = s;
     for (;;) {
-        if (n >= max)
-            return ge_errf(e, "%s:%d: %s: more than %d values", op->file, line_at(op, p), op->name, max);
+        if (n >= max) {
+            ge_errf(e, "%s:%d: %s: more than %d values", op->file, line_at(op, p), op->name, max);
+            return one_line(e);
+        }
         if (scan_u32(op, p, &p, &out[n], e))
-            return -1;
+            return one_line(e);
         n++;
         if (*p != sep)
             break;
         p++;
     }
-    return trailing(op, p, e) ? -1 : n;
+    return trailing(op, p, e) ? one_line(e) : n;
 }
 
 int ggs_parse_f64_list(const ggs_opt *op, const char *s, char sep, double *out, int max, ge_err *e)
@@ -340,14 +353,16 @@ int ggs_parse_f64_list(const ggs_opt *op, const char *s, char sep, double *out, 
     int n = 0;
     const char *p = s;
     for (;;) {
-        if (n >= max)
-            return ge_errf(e, "%s:%d: %s: more than %d values", op->file, line_at(op, p), op->name, max);
+        if (n >= max) {
+            ge_errf(e, "%s:%d: %s: more than %d values", op->file, line_at(op, p), op->name, max);
+            return one_line(e);
+        }
         if (scan_f64(op, p, &p, &out[n], e))
-            return -1;
+            return one_line(e);
         n++;
         if (*p != sep)
             break;
         p++;
     }
-    return trailing(op, p, e) ? -1 : n;
+    return trailing(op, p, e) ? one_line(e) : n;
 }

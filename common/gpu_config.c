@@ -384,6 +384,17 @@ static int load(config_t *lc, int ok, const char *name, gpu_config *cfg, ge_err 
     return check_consistency(cfg, &w, e);
 }
 
+/* Messages quote values from the file, which may hold newlines: keep the
+ * error on one line. */
+static int one_line(int rc, ge_err *e)
+{
+    if (rc && e)
+        for (char *p = e->msg; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = ' ';
+    return rc;
+}
+
 int gcfg_load(const char *path, gpu_config *cfg, ge_err *e)
 {
     FILE *f = fopen(path, "r");
@@ -395,7 +406,7 @@ int gcfg_load(const char *path, gpu_config *cfg, ge_err *e)
     int ok = config_read_file(&lc, path) == CONFIG_TRUE;
     int rc = load(&lc, ok, path, cfg, e);
     config_destroy(&lc);
-    return rc;
+    return one_line(rc, e);
 }
 
 int gcfg_load_string(const char *text, const char *name, gpu_config *cfg, ge_err *e)
@@ -405,7 +416,7 @@ int gcfg_load_string(const char *text, const char *name, gpu_config *cfg, ge_err
     int ok = config_read_string(&lc, text) == CONFIG_TRUE;
     int rc = load(&lc, ok, name, cfg, e);
     config_destroy(&lc);
-    return rc;
+    return one_line(rc, e);
 }
 
 /* ---- writing ---- */
