@@ -129,7 +129,11 @@ int ggsi_putv(imp *im, const char *key, const char *val, const ggs_opt *src, ggs
         return ge_errf(im->e, "%s: %s", im->mainfile, sub.msg);
     }
     int ki = ggsi_key_index(k);
+    int overrides = src && im->loc[ki].opt && strcmp(im->loc[ki].opt, src->name) != 0;
     im->set[ki] = 1;
+    if (overrides && ggsi_say(im, GGS_NOTE, "%s: %s (%s:%d) overrides %s (%s:%d)", key, src->name, src->file,
+                              src->line, im->loc[ki].opt, im->loc[ki].file, im->loc[ki].line))
+        return -1;
     if (src) {
         im->loc[ki].file = src->file;
         im->loc[ki].opt = src->name;

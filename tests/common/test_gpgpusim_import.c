@@ -319,6 +319,8 @@ static void test_qv100_with_trace(void **state)
     assert_string_equal(str(c, "dram.type"), "HBM2");
     /* 870 GB/s as the Quadro GV100 */
     assert_true(gcfg_dram_bandwidth_gbs(c) > 870.3 && gcfg_dram_bandwidth_gbs(c) < 870.5);
+    HAS(&r->rep, GGS_NOTE, "latency.int.latency: -trace_opcode_latency_initiation_int "
+                           "(tests/data/gpgpusim/SM7_QV100.trace.config:1) overrides -ptx_opcode_latency_int");
     HAS(&r->rep, GGS_NOT_MAPPED, "-specialized_unit_2");
     HAS(&r->rep, GGS_NOT_MAPPED, "'TEX'");
     HAS(&r->rep, GGS_APPROX, "l2.hash = xor");
