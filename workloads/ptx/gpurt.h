@@ -10,7 +10,7 @@
  *
  * Launches are executed in order (one implicit stream, like the default
  * CUDA stream).  When the device has a warp-stream consumer attached
- * (see ptx_source.h), every CTA a launch executes is handed to it; without
+ * (gpurt_set_sink below), every CTA a launch executes is handed to it; without
  * one, launches run purely functionally.
  *
  * All functions return 0 on success and -1 with a one-line message in the
@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "wstream.h"
 
 typedef struct gpurt gpurt;
 typedef uint64_t gpurt_ptr; /* device address; 0 is never a valid allocation */
@@ -60,6 +61,44 @@ gpurt_ptr gpurt_symbol(gpurt *d, const char *name);
  * Runs to completion before returning. */
 int gpurt_launch(gpurt *d, const char *name, gpurt_dim3 grid, gpurt_dim3 block, uint32_t dyn_shmem,
                  void **args);
+
+/* ---- extensions (gpuest-specific) ---- */
+
+/* ptxas resource usage, lines "KERNEL_MANGLED_NAME REGS STATIC_SHARED_BYTES"
+ * (wl_desc.ptx_resources).  Kernels listed report these in ws_kernel.nregs
+ * and shmem_static; others report the emulator's estimate (ptx.h).
+ * Returns -1 on a malformed line (the device error is set). */
+int gpurt_set_resources(gpurt *d, const char *text);
+
+/* Streams label launches (ws_kernel.stream); the device still executes
+ * launches in issue order, which is one valid CUDA schedule.  Stream 0 is
+ * the default stream. */
+uint32_t gpurt_stream_create(gpurt *d);
+int gpurt_launch_stream(gpurt *d, uint32_t stream, const char *name, gpurt_dim3 grid, gpurt_dim3 block,
+                        uint32_t dyn_shmem, void **args);
+/* Wait for all launches (they are synchronous here: returns the sticky state). */
+int gpurt_sync(gpurt *d);
+
+/* Stop a launch after this many warp instructions per CTA (0 = no limit). */
+void gpurt_set_inst_limit(gpurt *d, uint64_t warp_insts_per_cta);
+
+/* Make the device fail with a message (sticky), e.g. from a driver whose
+ * verification failed, or from a consumer that cancels. Returns -1. */
+int gpurt_fail(gpurt *d, const char *fmt, ...) GE_PRINTF(2, 3);
+
+/* A warp-stream consumer.  With a sink attached, every memcpy reports a
+ * WS_EV_MEMCPY_* event, every launch a WS_EV_KERNEL event (its strings live
+ * as long as the device), then each CTA as it finishes, in launch order.
+ * The sink may swap the ws_cta's buffers with its own instead of copying;
+ * the device resets it before reuse.  A callback returning -1 fails the
+ * current call with the callback's message (sticky), which is how a
+ * consumer cancels a running driver.  Callbacks run on the driver's thread. */
+typedef struct gpurt_sink {
+    void *ctx;
+    int (*event)(void *ctx, const ws_event *ev, ge_err *e);
+    int (*cta)(void *ctx, ws_cta *cta, ge_err *e);
+} gpurt_sink;
+void gpurt_set_sink(gpurt *d, const gpurt_sink *s); /* NULL detaches */
 
 /* Counters of what the device executed so far. */
 typedef struct gpurt_stats {
