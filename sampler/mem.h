@@ -35,8 +35,8 @@
 typedef enum { SIM_MEM_LOAD = 0, SIM_MEM_STORE, SIM_MEM_ATOMIC } sim_mem_kind;
 
 typedef struct sim_mem_access {
-    uint64_t line;     /* line address = byte address / l1d.line_bytes */
-    uint32_t sectors;  /* sector mask within the line */
+    uint64_t line;     /* line address = byte address / l1d.line_bytes (< 2^50) */
+    uint32_t sectors;  /* sector mask within the line, in l1d.sector_bytes units */
     uint8_t kind;      /* sim_mem_kind */
     uint8_t space;     /* isa_space: GLOBAL, LOCAL, CONST, TEX */
     uint8_t bypass_l1; /* 1: do not allocate/lookup in L1 (e.g. .cg, atomics) */
@@ -58,6 +58,7 @@ typedef struct sim_mem_stats {
 } sim_mem_stats;
 
 typedef struct sim_mem sim_mem;
+typedef struct sim_mem_options sim_mem_options;
 
 typedef struct sim_mem_ops {
     const char *name;
@@ -81,6 +82,9 @@ typedef struct sim_mem_ops {
      * keeps its contents. */
     void (*kernel_boundary)(sim_mem *m);
     void (*destroy)(sim_mem *m);
+    /* Between kernels: change which SMs are simulated (sampled mode, see
+     * sim_mem_options); L2 and DRAM state are kept.  NULL: unsupported. */
+    void (*set_sampling)(sim_mem *m, const sim_mem_options *o);
 } sim_mem_ops;
 
 struct sim_mem {
@@ -90,12 +94,17 @@ struct sim_mem {
 /* Options for sampled simulation: only `active_sms` SMs run, but the
  * memory system represents the traffic of all sm_count SMs (how is
  * documented in the implementation). */
-typedef struct sim_mem_options {
+struct sim_mem_options {
     uint32_t active_sms;     /* 0 = all */
     int background;          /* 1: represent the other SMs' traffic */
-} sim_mem_options;
+};
 
-/* Create by name ("detailed", "perfect"). */
+/* Create by name ("detailed", "perfect"); o may be NULL (all SMs).  The
+ * table of names is in mem_registry.c. */
 sim_mem *sim_mem_create(const char *name, const gpu_config *cfg, const sim_mem_options *o, ge_err *e);
+
+/* The implementations' constructors (registered in mem_registry.c). */
+sim_mem *sim_mem_detailed_create(const gpu_config *cfg, const sim_mem_options *o, ge_err *e);
+sim_mem *sim_mem_perfect_create(const gpu_config *cfg, const sim_mem_options *o, ge_err *e);
 
 #endif

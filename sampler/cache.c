@@ -1,0 +1,136 @@
+/*
+ * cache.c - the generic sectored tag array (see cache.h) and the one table
+ * of replacement policies.
+ *
+ * Design notes:
+ *  - Everything is allocated once at creation; a lookup is a linear compare
+ *    over the set's contiguous tags, which for the associativities GPUs use
+ *    (4 to 64 ways, and 256 in some modelled L1s) is faster than any side
+ *    index and keeps the code obviously correct.
+ *  - The empty-way-first rule lives here, not in the policies, so that every
+ *    policy fills a cold set in way order and policies stay a few lines.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+
+extern const cache_repl cache_repl_lru;
+extern const cache_repl cache_repl_fifo;
+
+/* The replacement policies, by config name (l1d.replacement etc.). */
+static const cache_repl *const repl_table[] = {
+    &cache_repl_lru,
+    &cache_repl_fifo,
+};
+
+const cache_repl *cache_repl_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof repl_table / sizeof *repl_table; i++)
+        if (strcmp(repl_table[i]->name, name) == 0)
+            return repl_table[i];
+    return NULL;
+}
+
+static int log2_exact(uint64_t v)
+{
+    if (!v || (v & (v - 1)))
+        return -1;
+    int s = 0;
+    while ((1ull << s) < v)
+        s++;
+    return s;
+}
+
+int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e)
+{
+    memset(c, 0, sizeof *c);
+    if (!cfg->sets || !cfg->ways || !cfg->line_bytes || !cfg->sector_bytes || cfg->sector_bytes > cfg->line_bytes ||
+        cfg->line_bytes / cfg->sector_bytes > 32 || !set_div)
+        return ge_errf(e, "cache: bad geometry (sets %u, ways %u, line %u, sector %u)", cfg->sets, cfg->ways,
+                       cfg->line_bytes, cfg->sector_bytes);
+    c->repl = cache_repl_find(cfg->replacement[0] ? cfg->replacement : "lru");
+    if (!c->repl)
+        return ge_errf(e, "cache: unknown replacement policy '%s'", cfg->replacement);
+    c->sets = cfg->sets;
+    c->ways = cfg->ways;
+    c->line_bytes = cfg->line_bytes;
+    c->sector_bytes = cfg->sector_bytes;
+    c->nsect = cfg->line_bytes / cfg->sector_bytes;
+    c->full = c->nsect == 32 ? UINT32_MAX : (1u << c->nsect) - 1;
+    c->set_div = set_div;
+    c->div_shift = log2_exact(set_div);
+    c->set_shift = log2_exact(cfg->sets);
+    size_t n = (size_t)c->sets * c->ways;
+    c->tag = ge_malloc(n * sizeof *c->tag, e);
+    c->valid = ge_calloc(n, sizeof *c->valid, e);
+    c->dirty = ge_calloc(n, sizeof *c->dirty, e);
+    c->pending = ge_calloc(n, sizeof *c->pending, e);
+    c->stamp = ge_calloc(n, sizeof *c->stamp, e);
+    if (!c->tag || !c->valid || !c->dirty || !c->pending || !c->stamp) {
+        cache_free(c);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        c->tag[i] = CACHE_NO_TAG;
+    return 0;
+}
+
+void cache_free(cache *c)
+{
+    free(c->tag);
+    free(c->valid);
+    free(c->dirty);
+    free(c->pending);
+    free(c->stamp);
+    c->tag = NULL;
+    c->valid = c->dirty = c->pending = NULL;
+    c->stamp = NULL;
+}
+
+int cache_victim(cache *c, uint64_t line)
+{
+    uint32_t set = cache_set_of(c, line);
+    uint32_t base = set * c->ways;
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (c->tag[base + w] == CACHE_NO_TAG)
+            return (int)(base + w);
+    return c->repl->victim(c, set);
+}
+
+void cache_install(cache *c, uint32_t slot, uint64_t line, cache_evict *ev)
+{
+    if (ev) {
+        ev->line = c->tag[slot];
+        ev->valid = c->tag[slot] == CACHE_NO_TAG ? 0 : c->valid[slot];
+        ev->dirty = c->tag[slot] == CACHE_NO_TAG ? 0 : c->dirty[slot];
+    }
+    c->tag[slot] = line;
+    c->valid[slot] = c->dirty[slot] = c->pending[slot] = 0;
+    c->repl->insert(c, slot);
+}
+
+void cache_drop(cache *c, uint32_t slot)
+{
+    c->tag[slot] = CACHE_NO_TAG;
+    c->valid[slot] = c->dirty[slot] = c->pending[slot] = 0;
+}
+
+void cache_invalidate_all(cache *c)
+{
+    size_t n = (size_t)c->sets * c->ways;
+    for (size_t i = 0; i < n; i++) {
+        c->valid[i] = c->dirty[i] = 0;
+        if (!c->pending[i])
+            c->tag[i] = CACHE_NO_TAG;
+    }
+}
+
+uint32_t cache_count_valid(const cache *c)
+{
+    uint32_t k = 0;
+    size_t n = (size_t)c->sets * c->ways;
+    for (size_t i = 0; i < n; i++)
+        k += c->tag[i] != CACHE_NO_TAG && c->valid[i] != 0;
+    return k;
+}

@@ -1,0 +1,116 @@
+/*
+ * cache.h - a generic sectored, set-associative tag array with a pluggable
+ * replacement policy.  No timing and no data: the L1s, the L2 slices and the
+ * SM's instruction cache put their own ports, MSHRs and latencies around it.
+ *
+ * State per line (a "slot"): the line address as tag, and three sector
+ * masks: valid (data present), dirty (written, not yet in the next level),
+ * pending (requested from the next level, fill outstanding).  A slot with
+ * pending sectors is never chosen as a victim, so a line allocated on a miss
+ * stays until its fill arrives (GPGPU-Sim's "reserved" lines).  Sectoring
+ * follows Volta and later: 128-byte lines of four 32-byte sectors, each
+ * fetched on its own (Jia et al., "Dissecting the NVIDIA Volta GPU
+ * Architecture via Microbenchmarking", 2018).
+ *
+ * Layout: tags of a set are contiguous (the lookup compares `ways` words in
+ * a row); masks and replacement stamps live in parallel arrays.  An empty
+ * slot holds CACHE_NO_TAG, so a lookup needs no second test.
+ *
+ * Set index: (line / set_div) mod sets.  set_div is 1 for a private cache;
+ * an L2 slice passes the slice count so that the lines of one slice spread
+ * over all its sets.
+ *
+ * Replacement: a cache_repl (name + three hooks), found by name in one table
+ * (cache.c).  Victim choice always prefers an empty slot (lowest way), then
+ * asks the policy among slots without pending sectors.  Policies: cache_lru.c,
+ * cache_fifo.c.  Adding one is a new file plus one line in that table.
+ */
+#ifndef SIM_CACHE_H
+#define SIM_CACHE_H
+
+#include <stdint.h>
+
+#include "err.h"
+#include "gpu_config.h"
+
+#define CACHE_NO_TAG UINT64_MAX
+
+typedef struct cache cache;
+
+typedef struct cache_repl {
+    const char *name;
+    void (*hit)(cache *c, uint32_t slot);    /* a hit on slot */
+    void (*insert)(cache *c, uint32_t slot); /* slot newly allocated */
+    /* Victim among the ways of `set` that have no pending sectors (all are
+     * non-empty); -1 if every way is pending. */
+    int (*victim)(const cache *c, uint32_t set);
+} cache_repl;
+
+struct cache {
+    uint32_t sets, ways, nsect; /* nsect: sectors per line */
+    uint32_t sector_bytes, line_bytes;
+    uint32_t full;              /* mask of all sectors */
+    uint32_t set_div;
+    int div_shift, set_shift;   /* >= 0: power-of-two fast paths */
+    const cache_repl *repl;
+    uint64_t *tag;              /* [sets*ways] */
+    uint32_t *valid, *dirty, *pending;
+    uint64_t *stamp;            /* replacement state (policy-defined) */
+    uint64_t clock;             /* replacement clock (policy-defined) */
+};
+
+/* What an allocation pushed out. */
+typedef struct cache_evict {
+    uint64_t line;
+    uint32_t valid, dirty; /* masks of the evicted line (0, 0 if the slot was empty) */
+} cache_evict;
+
+/* Look up the policy by name; NULL if unknown. */
+const cache_repl *cache_repl_find(const char *name);
+
+/* Build from a config cache block (sets, ways, line/sector bytes,
+ * replacement).  set_div as described above (>= 1). */
+int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e);
+void cache_free(cache *c);
+
+static inline uint32_t cache_set_of(const cache *c, uint64_t line)
+{
+    uint64_t q = c->div_shift >= 0 ? line >> c->div_shift : line / c->set_div;
+    return (uint32_t)(c->set_shift >= 0 ? q & (c->sets - 1) : q % c->sets);
+}
+
+/* Slot holding `line`, or -1.  No state change. */
+static inline int cache_find(const cache *c, uint64_t line)
+{
+    uint32_t base = cache_set_of(c, line) * c->ways;
+    const uint64_t *t = c->tag + base;
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (t[w] == line)
+            return (int)(base + w);
+    return -1;
+}
+
+/* Record a hit on slot (replacement update). */
+static inline void cache_touch(cache *c, uint32_t slot) { c->repl->hit(c, slot); }
+
+/* Slot to (re)allocate for `line`: an empty way, else the policy's victim;
+ * -1 if every way of the set has pending sectors. */
+int cache_victim(cache *c, uint64_t line);
+
+/* Put `line` into slot (from cache_victim), reporting what was there in *ev
+ * (may be NULL).  The new line starts with no valid/dirty/pending sectors. */
+void cache_install(cache *c, uint32_t slot, uint64_t line, cache_evict *ev);
+
+/* Drop a line (e.g. write-evict); pending sectors must be 0. */
+void cache_drop(cache *c, uint32_t slot);
+
+/* Invalidate every line (kernel boundary of an L1).  Lines with pending
+ * sectors keep their tag and pending mask (their fills are still coming)
+ * but lose valid and dirty sectors.  Dirty data is discarded, so call this
+ * only on write-through/read-only caches or after writing dirty lines back. */
+void cache_invalidate_all(cache *c);
+
+/* Number of valid lines (tests, statistics). */
+uint32_t cache_count_valid(const cache *c);
+
+#endif

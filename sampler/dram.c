@@ -1,0 +1,286 @@
+/*
+ * dram.c - DRAM channel controller: request queue, bank state machines,
+ * refresh, and the scheduler table (see dram.h for the model).
+ *
+ * Queue organisation: requests live in a fixed pool (dram.queue_entries per
+ * channel); each bank keeps its own queued requests in arrival order (a
+ * doubly linked list through the pool) and a count of those that target the
+ * currently open row.  A scheduler therefore visits banks, not the whole
+ * queue, and the "is there a row hit?" question is a counter test.
+ *
+ * Per tick the controller issues at most one command, or one row command
+ * plus one column command when the type has separate row and column command
+ * buses (HBM).  When nothing can issue, the scheduler reports the earliest
+ * tick at which something could (timing only), and the channel sleeps until
+ * then or until a new request arrives: idle or waiting DRAM cycles cost no
+ * simulation time.
+ *
+ * Refresh: all-bank refresh every tREFI ticks.  When due, the controller
+ * stops scheduling requests, precharges the open banks (respecting tRAS,
+ * tRTP, tWR), issues REF once every bank has been closed for tRP, and no ACT
+ * may follow for tRFC.  Refresh is never postponed (JEDEC allows deferring
+ * up to 8 refreshes; we do not model that slack).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dram.h"
+
+extern const dram_sched dram_sched_frfcfs;
+extern const dram_sched dram_sched_fcfs;
+
+/* The DRAM schedulers, by config name (dram.scheduler). */
+static const dram_sched *const sched_table[] = {
+    &dram_sched_frfcfs,
+    &dram_sched_fcfs,
+};
+
+const dram_sched *dram_sched_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof sched_table / sizeof *sched_table; i++)
+        if (strcmp(sched_table[i]->name, name) == 0)
+            return sched_table[i];
+    return NULL;
+}
+
+int dram_init(dram_chan *ch, const dram_timing *t, const gpu_config *cfg, dram_done_fn done, void *ctx, ge_err *e)
+{
+    memset(ch, 0, sizeof *ch);
+    ch->t = t;
+    ch->sched = dram_sched_find(cfg->dram.scheduler);
+    if (!ch->sched)
+        return ge_errf(e, "dram.scheduler: unknown scheduler '%s'", cfg->dram.scheduler);
+    ch->banks = cfg->dram.banks;
+    ch->groups = cfg->dram.bank_groups ? cfg->dram.bank_groups : 1;
+    ch->cap = cfg->dram.queue_entries;
+    if (!ch->banks || !ch->cap)
+        return ge_errf(e, "dram: needs banks and queue entries");
+    ch->bank = ge_calloc(ch->banks, sizeof *ch->bank, e);
+    ch->group_next = ge_calloc((size_t)ch->groups * DRAM_NCMD, sizeof *ch->group_next, e);
+    ch->req = ge_calloc(ch->cap, sizeof *ch->req, e);
+    if (!ch->bank || !ch->group_next || !ch->req) {
+        dram_free(ch);
+        return -1;
+    }
+    for (uint32_t b = 0; b < ch->banks; b++) {
+        ch->bank[b].open_row = -1;
+        ch->bank[b].head = ch->bank[b].tail = -1;
+    }
+    for (uint32_t i = 0; i < ch->cap; i++)
+        ch->req[i].next_free = i + 1 < ch->cap ? (int32_t)(i + 1) : -1;
+    for (int i = 0; i < 4; i++)
+        ch->faw[i] = DRAM_NEVER;
+    ch->free_head = 0;
+    ch->next_ref = t->tREFI ? t->tREFI : DRAM_NEVER;
+    ch->wake = ch->next_ref;
+    ch->done = done;
+    ch->done_ctx = ctx;
+    return 0;
+}
+
+void dram_free(dram_chan *ch)
+{
+    free(ch->bank);
+    free(ch->group_next);
+    free(ch->req);
+    ch->bank = NULL;
+    ch->group_next = NULL;
+    ch->req = NULL;
+}
+
+void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32_t sectors, uint32_t sector_bytes,
+               int write, int shadow, uint16_t src, uint32_t tag, uint64_t arrive)
+{
+    int32_t i = ch->free_head;
+    dram_req *r = &ch->req[i];
+    ch->free_head = r->next_free;
+    uint32_t nsect = (uint32_t)__builtin_popcount(sectors);
+    uint32_t bytes = nsect * sector_bytes;
+    r->line = line;
+    r->seq = ch->seq++;
+    r->arrive = arrive;
+    r->row = row;
+    r->bank = bank;
+    r->bursts = (bytes + ch->t->burst_bytes - 1) / ch->t->burst_bytes;
+    if (!r->bursts)
+        r->bursts = 1;
+    r->sectors = sectors;
+    r->tag = tag;
+    r->src = src;
+    r->write = (uint8_t)(write != 0);
+    r->shadow = (uint8_t)(shadow != 0);
+    r->opened = 0;
+    dram_bank *b = &ch->bank[bank];
+    r->prev = b->tail;
+    r->next = -1;
+    if (b->tail >= 0)
+        ch->req[b->tail].next = i;
+    else
+        b->head = i;
+    b->tail = i;
+    b->nq++;
+    if (b->open_row == (int64_t)row)
+        b->nhits++;
+    ch->nq++;
+    if (!shadow)
+        ch->st.mc_requests += nsect;
+    if (arrive < ch->wake)
+        ch->wake = arrive;
+}
+
+static void unlink_req(dram_chan *ch, int32_t i)
+{
+    dram_req *r = &ch->req[i];
+    dram_bank *b = &ch->bank[r->bank];
+    if (r->prev >= 0)
+        ch->req[r->prev].next = r->next;
+    else
+        b->head = r->next;
+    if (r->next >= 0)
+        ch->req[r->next].prev = r->prev;
+    else
+        b->tail = r->prev;
+    b->nq--;
+    if (b->open_row == (int64_t)r->row)
+        b->nhits--;
+    ch->nq--;
+    r->next_free = ch->free_head;
+    ch->free_head = i;
+}
+
+/* Raise the earliest times of every command that must wait after `cmd`. */
+static void apply_rules(dram_chan *ch, int cmd, uint32_t bank, uint64_t now)
+{
+    const dram_timing *t = ch->t;
+    uint64_t *gn = ch->group_next + (bank % ch->groups) * DRAM_NCMD;
+    for (int k = t->first[cmd], end = t->first[cmd] + t->count[cmd]; k < end; k++) {
+        const dram_rule *r = &t->rule[k];
+        uint64_t at = now + r->cycles;
+        uint64_t *slot = r->scope == DRAM_SCOPE_BANK    ? &ch->bank[bank].next[r->to]
+                         : r->scope == DRAM_SCOPE_GROUP ? &gn[r->to]
+                                                        : &ch->chan_next[r->to];
+        if (at > *slot)
+            *slot = at;
+    }
+}
+
+static void count_hits(dram_chan *ch, uint32_t bank)
+{
+    dram_bank *b = &ch->bank[bank];
+    b->nhits = 0;
+    for (int32_t i = b->head; i >= 0; i = ch->req[i].next)
+        b->nhits += (int64_t)ch->req[i].row == b->open_row;
+}
+
+static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
+{
+    dram_req *r = &ch->req[ri];
+    dram_bank *b = &ch->bank[r->bank];
+    apply_rules(ch, cmd, r->bank, now);
+    if (ch->on_cmd)
+        ch->on_cmd(ch->cmd_ctx, cmd, r->bank, now);
+    switch (cmd) {
+    case DRAM_ACT:
+        b->open_row = r->row;
+        count_hits(ch, r->bank);
+        ch->faw[ch->faw_i] = now;
+        ch->faw_i = (ch->faw_i + 1) & 3;
+        r->opened = 1;
+        if (!r->shadow)
+            ch->st.activates++;
+        break;
+    case DRAM_PRE:
+        b->open_row = -1;
+        b->nhits = 0;
+        if (!r->shadow)
+            ch->st.precharges++;
+        break;
+    default: /* RD, WR */
+        ch->st.busy += ch->t->tBL;
+        if (!r->shadow) {
+            if (cmd == DRAM_RD)
+                ch->st.reads++;
+            else
+                ch->st.writes++;
+            ch->st.row_accesses++;
+            ch->st.row_hits += !r->opened;
+        }
+        r->opened = 0;
+        if (--r->bursts == 0) {
+            if (cmd == DRAM_RD && ch->done)
+                ch->done(ch->done_ctx, r, now + ch->t->tCL + ch->t->tBL + ch->t->latency);
+            unlink_req(ch, ri);
+        }
+        break;
+    }
+}
+
+/* Refresh in progress: close one bank, or issue REF once all are closed;
+ * sets ch->wake. */
+static void refresh_step(dram_chan *ch, uint64_t now)
+{
+    uint64_t wake = DRAM_NEVER;
+    for (uint32_t b = 0; b < ch->banks; b++) {
+        if (ch->bank[b].open_row < 0)
+            continue;
+        uint64_t t = dram_ready(ch, b, DRAM_PRE);
+        if (t <= now) {
+            apply_rules(ch, DRAM_PRE, b, now);
+            if (ch->on_cmd)
+                ch->on_cmd(ch->cmd_ctx, DRAM_PRE, b, now);
+            ch->bank[b].open_row = -1;
+            ch->bank[b].nhits = 0;
+            ch->st.precharges++;
+            ch->wake = now + 1;
+            return;
+        }
+        if (t < wake)
+            wake = t;
+    }
+    if (wake != DRAM_NEVER) {
+        ch->wake = wake;
+        return;
+    }
+    uint64_t t = dram_ready(ch, 0, DRAM_REF);
+    if (t > now) {
+        ch->wake = t;
+        return;
+    }
+    apply_rules(ch, DRAM_REF, 0, now);
+    if (ch->on_cmd)
+        ch->on_cmd(ch->cmd_ctx, DRAM_REF, 0, now);
+    ch->st.refreshes++;
+    ch->next_ref += ch->t->tREFI;
+    ch->wake = now + 1;
+}
+
+void dram_tick(dram_chan *ch, uint64_t now)
+{
+    if (now < ch->wake)
+        return;
+    if (dram_refresh_due(ch, now)) {
+        refresh_step(ch, now);
+        return;
+    }
+    if (!ch->nq) {
+        ch->wake = ch->next_ref;
+        return;
+    }
+    dram_pick p;
+    unsigned allowed = DRAM_ROW_CMDS | DRAM_COL_CMDS;
+    ch->sched->pick(ch, now, allowed, &p);
+    if (p.req < 0) {
+        ch->wake = p.wake > now ? p.wake : now + 1;
+        if (ch->next_ref < ch->wake)
+            ch->wake = ch->next_ref;
+        return;
+    }
+    unsigned other = (1u << p.cmd) & DRAM_COL_CMDS ? DRAM_ROW_CMDS : DRAM_COL_CMDS;
+    issue(ch, p.req, p.cmd, now);
+    if (ch->t->dual_cmd_bus && ch->nq) {
+        ch->sched->pick(ch, now, other, &p);
+        if (p.req >= 0)
+            issue(ch, p.req, p.cmd, now);
+    }
+    ch->wake = now + 1;
+}

@@ -1,0 +1,38 @@
+/*
+ * dram_sched_fcfs.c - First-Come-First-Served scheduling: only the oldest
+ * queued request may issue a command (PRE, ACT or its column command), so
+ * requests are served strictly in arrival order and a younger row hit never
+ * overtakes an older row miss (the baseline of Rixner et al., ISCA 2000, and
+ * GPGPU-Sim's -gpgpu_dram_scheduler 0).
+ */
+#include "dram.h"
+
+static void fcfs_pick(const dram_chan *ch, uint64_t now, unsigned allowed, dram_pick *out)
+{
+    int32_t oldest = -1;
+    uint64_t seq = UINT64_MAX;
+    for (uint32_t bi = 0; bi < ch->banks; bi++) {
+        int32_t h = ch->bank[bi].head;
+        if (h >= 0 && ch->req[h].seq < seq)
+            seq = ch->req[h].seq, oldest = h;
+    }
+    out->req = -1;
+    out->wake = DRAM_NEVER;
+    if (oldest < 0)
+        return;
+    const dram_req *r = &ch->req[oldest];
+    int cmd = dram_next_cmd(ch, r);
+    if (!(allowed & (1u << cmd)))
+        return;
+    uint64_t t = dram_ready(ch, r->bank, cmd);
+    if (r->arrive > t)
+        t = r->arrive;
+    if (t <= now) {
+        out->req = oldest;
+        out->cmd = (uint8_t)cmd;
+    } else {
+        out->wake = t;
+    }
+}
+
+const dram_sched dram_sched_fcfs = {"fcfs", fcfs_pick};

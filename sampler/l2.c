@@ -1,0 +1,331 @@
+/*
+ * l2.c - an L2 slice (see l2.h).
+ *
+ * Like l1.c, every step plans first (hit or miss, which DRAM requests and
+ * replies it needs, and whether the MSHR, the DRAM queue and the reply queue
+ * have room) and commits only when everything fits, so a stalled request is
+ * simply looked at again on a later tick.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "l1.h"
+#include "l2.h"
+
+typedef struct l2_target {
+    uint32_t sectors, l1mshr;
+    uint16_t sm;
+    uint8_t kind, cache, flags;
+} l2_target;
+
+static inline uint32_t popc(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
+
+int l2_init(l2_slice *s, uint32_t id, const gpu_config *cfg, const addrmap *am, ge_err *e)
+{
+    memset(s, 0, sizeof *s);
+    const gcfg_cache *cc = &cfg->l2.cache;
+    s->id = id;
+    s->channel = addrmap_channel_of_slice(am, id);
+    s->banks = cc->banks ? cc->banks : 1;
+    s->wpolicy = strcmp(cc->write_policy, "write_back") == 0      ? WP_WRITE_BACK
+                 : strcmp(cc->write_policy, "write_through") == 0 ? WP_WRITE_THROUGH
+                                                                   : WP_WRITE_EVICT;
+    s->alloc_on_fill = strcmp(cc->allocate, "on_fill") == 0;
+    s->write_allocate = strcmp(cc->write_allocate, "write_allocate") == 0;
+    if (cache_init(&s->c, cc, cfg->l2.slices, e))
+        return ge_err_prefix(e, "l2");
+    if (mshr_init(&s->m, cc->mshr_entries, cc->mshr_merge, sizeof(l2_target), e)) {
+        cache_free(&s->c);
+        return ge_err_prefix(e, "l2");
+    }
+    /* Bound: each entry has at most one DRAM read per sector outstanding. */
+    uint32_t cap = 1;
+    while (cap < cc->mshr_entries * s->c.nsect)
+        cap <<= 1;
+    s->fq = ge_malloc(cap * sizeof *s->fq, e);
+    if (!s->fq) {
+        l2_free(s);
+        return -1;
+    }
+    s->fmask = cap - 1;
+    s->wake = UINT64_MAX;
+    return 0;
+}
+
+void l2_free(l2_slice *s)
+{
+    cache_free(&s->c);
+    mshr_free(&s->m);
+    free(s->fq);
+    s->fq = NULL;
+}
+
+void l2_dram_done(l2_slice *s, uint32_t mshr, uint32_t sectors, uint64_t ready)
+{
+    l2_fill *f = &s->fq[(s->fhead + s->fn++) & s->fmask];
+    f->ready = ready;
+    f->mshr = mshr;
+    f->sectors = sectors;
+    if (ready < s->wake)
+        s->wake = ready;
+}
+
+static inline uint32_t reply_flits(const l2_env *env, uint32_t sectors)
+{
+    return mem_flits(MEM_PKT_HEADER_BYTES + popc(sectors) * env->sector_bytes, env->flit_bytes);
+}
+
+static void send_reply(l2_slice *s, const l2_env *env, uint64_t line, const l2_target *t, uint64_t now)
+{
+    mem_pkt r;
+    memset(&r, 0, sizeof r);
+    r.line = line;
+    r.sectors = t->sectors;
+    r.mshr = t->l1mshr;
+    r.sm = t->sm;
+    r.slice = (uint16_t)s->id;
+    r.kind = t->kind;
+    r.cache = t->cache;
+    r.flags = t->flags;
+    r.flits = (uint8_t)reply_flits(env, t->sectors);
+    r.ready = clk_convert(now, env->f_l2, env->f_icnt);
+    noc_push(env->rep, s->id, &r);
+    if (r.ready < *env->icnt_next)
+        *env->icnt_next = r.ready;
+}
+
+static void dram_send(l2_slice *s, const l2_env *env, uint64_t line, uint32_t sectors, int write, uint32_t tag,
+                      uint64_t now)
+{
+    dram_addr d;
+    addrmap_dram(env->am, line, &d);
+    uint64_t at = clk_convert(now, env->f_l2, env->f_dram);
+    dram_push(&env->chan[s->channel], line, d.bank, d.row, sectors, env->sector_bytes, write,
+              mem_line_is_shadow(line), (uint16_t)s->id, tag, at);
+    if (at < *env->dram_next)
+        *env->dram_next = at;
+}
+
+/* Port slot for a request at tick now, or UINT64_MAX if busy this tick. */
+static inline uint64_t port_start(const l2_slice *s, uint64_t now)
+{
+    uint64_t p = now * s->banks;
+    if (s->port_free > p)
+        p = s->port_free;
+    return p < (now + 1) * s->banks ? p : UINT64_MAX;
+}
+
+/* Complete a fill; 0 if it must wait (no room for its replies or write-back). */
+static int do_fill(l2_slice *s, const l2_env *env, const l2_fill *f, uint64_t now)
+{
+    mshr_entry *en = &s->m.e[f->mshr];
+    cache *c = &s->c;
+    uint32_t left = en->pending & ~f->sectors;
+    int slot = cache_find(c, en->line), victim = -1, need_wb = 0;
+    if (slot < 0) {
+        victim = cache_victim(c, en->line);
+        need_wb = victim >= 0 && c->tag[victim] != CACHE_NO_TAG && c->dirty[victim];
+        if (need_wb && !dram_can_accept(&env->chan[s->channel], 1))
+            return 0;
+    }
+    if (!left) {
+        uint32_t flits = 0, n = 0;
+        for (uint32_t k = 0; k < en->ntargets; k++) {
+            const l2_target *t = mshr_target(&s->m, (int)f->mshr, k);
+            if (t->kind != PKT_WRITE)
+                flits += reply_flits(env, t->sectors), n++;
+        }
+        if (n && !noc_room(env->rep, s->id, n, flits))
+            return 0;
+    }
+    if (victim >= 0) {
+        cache_evict ev;
+        cache_install(c, (uint32_t)victim, en->line, &ev);
+        if (need_wb)
+            dram_send(s, env, ev.line, ev.dirty, 1, 0, now);
+        slot = victim;
+    }
+    if (slot >= 0) {
+        c->valid[slot] |= f->sectors;
+        c->pending[slot] &= ~f->sectors;
+    }
+    en->pending = left;
+    if (left)
+        return 1;
+    for (uint32_t k = 0; k < en->ntargets; k++) {
+        const l2_target *t = mshr_target(&s->m, (int)f->mshr, k);
+        if (t->kind == PKT_ATOMIC) {
+            if (slot >= 0)
+                c->dirty[slot] |= t->sectors;
+            if (!(t->flags & PKT_F_SHADOW))
+                s->st.wr_hit += popc(t->sectors);
+        }
+        send_reply(s, env, en->line, t, now);
+    }
+    mshr_release(&s->m, (int)f->mshr);
+    return 1;
+}
+
+/* Read or atomic; 0 if it must wait. */
+static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps, uint64_t now)
+{
+    cache *c = &s->c;
+    uint32_t req = p->sectors & c->full;
+    int slot = cache_find(c, p->line);
+    uint32_t hit = slot >= 0 ? req & c->valid[slot] : 0, miss = req & ~hit;
+    int atomic = p->kind == PKT_ATOMIC, real = !(p->flags & PKT_F_SHADOW);
+    uint64_t pend = ps + (atomic ? popc(req) * s->banks : popc(req));
+    l2_target t = {req, p->mshr, p->sm, p->kind, p->cache, p->flags};
+    if (!miss) {
+        if (!noc_room(env->rep, s->id, 1, reply_flits(env, req)))
+            return 0;
+        s->port_free = pend;
+        cache_touch(c, (uint32_t)slot);
+        if (atomic) {
+            c->dirty[slot] |= req;
+            if (real)
+                s->st.wr_hit += popc(req);
+        }
+        if (real)
+            s->st.rd_hit += popc(req);
+        send_reply(s, env, p->line, &t, now);
+        return 1;
+    }
+    int mi = mshr_find(&s->m, p->line), victim = -1, need_wb = 0;
+    uint32_t fetch;
+    if (mi >= 0) {
+        if (!mshr_can_merge(&s->m, mi))
+            return 0;
+        fetch = miss & ~s->m.e[mi].pending;
+    } else {
+        if (mshr_full(&s->m))
+            return 0;
+        fetch = miss;
+        if (slot < 0 && !s->alloc_on_fill) {
+            victim = cache_victim(c, p->line);
+            if (victim < 0)
+                return 0;
+            need_wb = c->tag[victim] != CACHE_NO_TAG && c->dirty[victim];
+        }
+    }
+    if (!dram_can_accept(&env->chan[s->channel], (fetch != 0) + (uint32_t)need_wb))
+        return 0;
+    s->port_free = pend;
+    if (victim >= 0) {
+        cache_evict ev;
+        cache_install(c, (uint32_t)victim, p->line, &ev);
+        if (need_wb)
+            dram_send(s, env, ev.line, ev.dirty, 1, 0, now);
+        slot = victim;
+    } else if (slot >= 0) {
+        cache_touch(c, (uint32_t)slot);
+    }
+    if (mi < 0)
+        mi = mshr_alloc(&s->m, p->line, 1);
+    *(l2_target *)mshr_add_target(&s->m, mi) = t;
+    if (fetch) {
+        s->m.e[mi].pending |= fetch;
+        if (slot >= 0)
+            c->pending[slot] |= fetch;
+        dram_send(s, env, p->line, fetch, 0, (uint32_t)mi, now);
+    }
+    if (real)
+        s->st.rd_hit += popc(hit), s->st.rd_miss += popc(miss);
+    return 1;
+}
+
+/* Write from an L1; 0 if it must wait. */
+static int do_write(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps)
+{
+    cache *c = &s->c;
+    uint32_t req = p->sectors & c->full;
+    int slot = cache_find(c, p->line), victim = -1, need_wb = 0;
+    uint32_t hit = slot >= 0 ? req & c->valid[slot] : 0;
+    int forward = s->wpolicy != WP_WRITE_BACK;
+    if (slot < 0 && s->write_allocate && s->wpolicy != WP_WRITE_EVICT) {
+        victim = cache_victim(c, p->line);
+        if (victim >= 0)
+            need_wb = c->tag[victim] != CACHE_NO_TAG && c->dirty[victim];
+        else if (s->wpolicy == WP_WRITE_BACK)
+            forward = 1; /* cannot allocate: write around */
+    } else if (slot < 0 && s->wpolicy == WP_WRITE_BACK) {
+        forward = 1; /* no write-allocate: write around */
+    }
+    uint32_t ndram = (uint32_t)forward + (uint32_t)need_wb;
+    if (ndram && !dram_can_accept(&env->chan[s->channel], ndram))
+        return 0;
+    uint64_t now = ps / s->banks;
+    s->port_free = ps + popc(req);
+    if (victim >= 0) {
+        cache_evict ev;
+        cache_install(c, (uint32_t)victim, p->line, &ev);
+        if (need_wb)
+            dram_send(s, env, ev.line, ev.dirty, 1, 0, now);
+        slot = victim;
+    }
+    if (slot >= 0) {
+        if (s->wpolicy == WP_WRITE_EVICT) {
+            c->valid[slot] &= ~req;
+            if (!c->valid[slot] && !c->pending[slot])
+                cache_drop(c, (uint32_t)slot);
+        } else {
+            c->valid[slot] |= req;
+            if (!forward)
+                c->dirty[slot] |= req;
+            cache_touch(c, (uint32_t)slot);
+        }
+    }
+    if (forward)
+        dram_send(s, env, p->line, req, 1, 0, now);
+    if (!(p->flags & PKT_F_SHADOW))
+        s->st.wr_hit += popc(hit), s->st.wr_miss += popc(req & ~hit);
+    return 1;
+}
+
+void l2_tick(l2_slice *s, const l2_env *env, uint64_t now)
+{
+    if (now < s->wake)
+        return;
+    uint64_t wake = UINT64_MAX;
+    /* 1. one fill from DRAM */
+    if (s->fn) {
+        const l2_fill *f = &s->fq[s->fhead];
+        if (f->ready <= now && do_fill(s, env, f, now)) {
+            s->fhead = (s->fhead + 1) & s->fmask;
+            s->fn--;
+        }
+        if (s->fn) {
+            uint64_t r = s->fq[s->fhead].ready;
+            wake = r > now ? r : now + 1;
+        }
+    }
+    /* 2. one request from the crossbar, after the pipeline delay */
+    const mem_pkt *p = noc_front(env->req, s->id);
+    if (p) {
+        uint64_t ready = clk_convert(p->ready, env->f_icnt, env->f_l2) + env->latency;
+        uint64_t t = ready;
+        if (ready <= now) {
+            uint64_t ps = port_start(s, now);
+            if (ps == UINT64_MAX) {
+                t = s->port_free / s->banks;
+            } else {
+                int done = p->kind == PKT_WRITE ? do_write(s, env, p, ps) : do_read(s, env, p, ps, now);
+                t = now + 1;
+                if (done) {
+                    noc_pop(env->req, s->id);
+                    p = noc_front(env->req, s->id);
+                    if (p) {
+                        uint64_t r = clk_convert(p->ready, env->f_icnt, env->f_l2) + env->latency;
+                        t = r > now ? r : now + 1;
+                    } else {
+                        t = UINT64_MAX;
+                    }
+                }
+            }
+        }
+        if (t < wake)
+            wake = t;
+    }
+    s->wake = wake;
+}

@@ -1,0 +1,96 @@
+/*
+ * l2.h - one L2 slice (memory sub-partition): a sectored cache with MSHRs
+ * between the request crossbar and its DRAM channel.  Atomics are performed
+ * here.
+ *
+ * Per L2-clock tick a slice can
+ *  - take one fill from DRAM (completing the MSHR entry's waiting requests
+ *    when its last sector arrives: reads and atomics get a reply), and
+ *  - start one request from the crossbar whose l2.latency_cycles pipeline
+ *    delay has elapsed (the ROP/L2 queue delay of GPGPU-Sim's
+ *    -gpgpu_l2_rop_latency; it applies to hits and misses alike).
+ * The data port moves l2.banks sectors per tick (a request of k sectors
+ * holds it k/banks ticks).  An atomic is one access per sector (it holds the
+ * port one tick per sector), so atomics to a slice are serialised, and
+ * atomics to one line are performed in arrival order (the request FIFO, and
+ * the MSHR entry's target list when the line misses).
+ *
+ * Reads: hit -> reply; miss -> MSHR entry (merging) -> DRAM read of the
+ * missing sectors.  Writes (from write-through L1s) follow l2.write_policy:
+ * write_back marks sectors dirty (allocating on a miss with write_allocate;
+ * whole-sector writes need no fetch), dirty victims become DRAM writes;
+ * write_through/write_evict also forward every write to DRAM.  Allocation on
+ * miss reserves a way for the fill (a set whose ways all wait stalls the
+ * request); on_fill allocates when the data returns.
+ *
+ * A request that cannot proceed (MSHR or merge list full, DRAM queue full,
+ * reply queue full, no replaceable way) stays at the head of the slice's
+ * input and blocks it (in-order L2 input queue).
+ *
+ * Activity (real traffic): L2_READ_HITS/MISSES per sector of loads and
+ * atomics; L2_WRITE_HITS/MISSES per sector of writes; an atomic's update
+ * also counts one L2 write hit per sector.
+ */
+#ifndef SIM_L2_H
+#define SIM_L2_H
+
+#include <stdint.h>
+
+#include "addrmap.h"
+#include "cache.h"
+#include "dram.h"
+#include "gpu_config.h"
+#include "mempkt.h"
+#include "mshr.h"
+#include "noc.h"
+
+/* What the slices share: their neighbours and the clock ratios. */
+typedef struct l2_env {
+    noc *req, *rep;          /* crossbars in and out */
+    dram_chan *chan;         /* [channels] */
+    const addrmap *am;
+    uint64_t f_icnt, f_l2, f_dram; /* reduced clock frequencies */
+    uint32_t latency;        /* pipeline delay, L2 ticks */
+    uint32_t sector_bytes, flit_bytes;
+    uint64_t *icnt_next, *dram_next; /* lowered when a slice gives those domains work */
+} l2_env;
+
+typedef struct l2_fill {
+    uint64_t ready;   /* L2 tick */
+    uint32_t mshr, sectors;
+} l2_fill;
+
+typedef struct l2_stats {
+    double rd_hit, rd_miss, wr_hit, wr_miss;
+} l2_stats;
+
+typedef struct l2_slice {
+    uint32_t id, channel;
+    cache c;
+    mshr m;
+    l2_fill *fq;             /* DRAM fills, in completion order */
+    uint32_t fmask, fhead, fn;
+    uint64_t port_free;      /* next free sector slot (tick * banks + k) */
+    uint32_t banks;
+    int wpolicy, alloc_on_fill, write_allocate;
+    uint64_t wake;           /* earliest tick with work */
+    l2_stats st;
+} l2_slice;
+
+int l2_init(l2_slice *s, uint32_t id, const gpu_config *cfg, const addrmap *am, ge_err *e);
+void l2_free(l2_slice *s);
+
+/* A DRAM read for entry `mshr` returned `sectors`, usable from L2 tick `ready`. */
+void l2_dram_done(l2_slice *s, uint32_t mshr, uint32_t sectors, uint64_t ready);
+
+/* A request may have arrived from the crossbar (arrival tick in icnt ticks). */
+static inline void l2_wake(l2_slice *s, uint64_t tick)
+{
+    if (tick < s->wake)
+        s->wake = tick;
+}
+
+/* Work at L2 tick `now`. */
+void l2_tick(l2_slice *s, const l2_env *env, uint64_t now);
+
+#endif

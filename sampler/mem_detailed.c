@@ -1,0 +1,537 @@
+/*
+ * mem_detailed.c - the "detailed" memory system: per-SM L1s (l1.c), a
+ * request and a reply crossbar (noc.c), L2 slices (l2.c) and DRAM channels
+ * (dram.c), each in its own clock domain, behind the sim_mem interface.
+ *
+ * Time.  The L1s run in the core clock inside access()/pop().  The
+ * crossbars tick in the interconnect clock, the slices in the L2 clock and
+ * the channels in the DRAM command clock (clock.h: exact integer ratios).
+ * cycle(now) processes every pending tick of the three domains up to the
+ * start of core cycle `now`, merged in time order (ties: DRAM, then L2,
+ * then interconnect, so data handed on at one instant is taken at that same
+ * instant downstream).  Each domain keeps the earliest tick at which any of
+ * its components has work; components that have nothing to do are not
+ * visited, and ticks in which no component has work are skipped entirely.
+ * next_event() turns those ticks (and the L1s' completion queues) into the
+ * next core cycle worth simulating.
+ *
+ * Latency of a load, by construction (no fudge terms):
+ *   L1 hit : l1d.latency_cycles (+ data-port cycles for wide accesses)
+ *   L2 hit : L1 pipeline + request crossbar (1 flit + noc.latency_cycles)
+ *            + L2 pipeline (l2.latency_cycles) + reply crossbar (data flits
+ *            + noc.latency_cycles)
+ *   DRAM   : as L2 hit + controller: [tRP +] [tRCD +] tCL + tBL x bursts
+ *            + dram.latency_cycles (+ queueing), in DRAM cycles
+ * with clock-domain crossings rounded up to the next tick of the receiver.
+ *
+ * Sampled mode (options.active_sms = A < sm_count, background = 1): only
+ * SMs 0..A-1 are simulated (every SM has its L1s, so set_sampling can
+ * change A between kernels), but every request an active SM a sends past
+ * its L1 (miss, write, atomic) is mirrored by the SM ports
+ * v = a + A, a + 2A, ... < sm_count (so the sm_count SMs' ports are all
+ * used, each inactive SM shadowing exactly one active SM).  Mirror k of a
+ * line L is ((L + k) mod 2^MEM_SHADOW_BIT) + k * 2^MEM_SHADOW_BIT: the same
+ * sector mask and kind, in an address region no real data uses, so it
+ * lands on other slices, channels, banks and rows (the slice and bank
+ * hashes fold the high bits; the +k moves it under the linear map too) and
+ * competes for crossbar ports, L2 capacity and bandwidth, MSHRs, DRAM queue
+ * slots, bank time and the data bus like the traffic of another SM running
+ * the same code.  Requests that hit in the active SM's L1 are assumed to
+ * hit in the mirrors' L1s too.  Shadow replies are dropped at their SM port.  The mirroring is a
+ * pure function of the active SMs' requests, so it is deterministic.  An
+ * active SM is refused (RETRY) when any of its mirror ports is full, which
+ * carries back-pressure to the simulated SMs.  Shadow traffic is excluded
+ * from the activity counters and hit/latency statistics (they describe the
+ * simulated SMs); DRAM bandwidth utilisation (dram_busy_cycles) is physical
+ * and includes it.  tests/sampler/mem/test_bw.c checks that the
+ * latency and bandwidth seen by the active SMs under a streaming load match
+ * a full-mode run within a few percent.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "addrmap.h"
+#include "clock.h"
+#include "dram.h"
+#include "l1.h"
+#include "l2.h"
+#include "mem.h"
+#include "noc.h"
+
+enum { DOM_DRAM = 0, DOM_L2, DOM_ICNT, DOM_N };
+
+#define SHADOW_LOW ((1ull << MEM_SHADOW_BIT) - 1)
+
+/* Mirror k (>= 1) of a line: same low bits shifted by k (so the linear slice
+ * map moves it to another slice too), tagged with k above MEM_SHADOW_BIT. */
+static inline uint64_t shadow_line(uint64_t line, uint32_t k)
+{
+    return ((line + k) & SHADOW_LOW) | ((uint64_t)k << MEM_SHADOW_BIT);
+}
+
+typedef struct md {
+    sim_mem base;
+    uint32_t nsm, active;     /* SMs (each has its L1s); SMs simulated */
+    uint32_t *mirror;         /* [nsm]: mirror ports of SM a at mirror[first[a]..+nmirror[a]) */
+    uint32_t *mfirst, *nmirror;
+    uint32_t in_ratio;        /* access masks: l1d sectors -> L2 sectors */
+    uint64_t f_core, f[DOM_N];
+    uint64_t next[DOM_N];     /* earliest tick with work (lower bound) */
+    uint64_t floor[DOM_N];    /* first tick not yet processed */
+    uint64_t deliver_next;    /* earliest reply arrival at an SM port */
+    uint64_t last_now;
+    uint64_t dram_tick0;      /* DRAM tick at the last statistics reset */
+    l1_unit *l1;              /* [nsm] */
+    noc req, rep;
+    l2_slice *l2;
+    dram_chan *chan;
+    dram_timing timing;
+    addrmap am;
+    l2_env env;
+    uint32_t nslices, nchan;
+} md;
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* ---- callbacks from the components ---- */
+
+static void req_arrive(void *ctx, uint32_t slice, uint64_t tick)
+{
+    md *m = ctx;
+    uint64_t t = clk_convert(tick, m->f[DOM_ICNT], m->f[DOM_L2]) + m->env.latency;
+    l2_wake(&m->l2[slice], t);
+    if (t < m->next[DOM_L2])
+        m->next[DOM_L2] = t;
+}
+
+static void rep_arrive(void *ctx, uint32_t sm, uint64_t tick)
+{
+    md *m = ctx;
+    (void)sm;
+    if (tick < m->deliver_next)
+        m->deliver_next = tick;
+}
+
+static void dram_done(void *ctx, const dram_req *r, uint64_t ready)
+{
+    md *m = ctx;
+    uint64_t t = clk_convert(ready, m->f[DOM_DRAM], m->f[DOM_L2]);
+    l2_dram_done(&m->l2[r->src], r->tag, r->sectors, t);
+    if (t < m->next[DOM_L2])
+        m->next[DOM_L2] = t;
+}
+
+/* ---- domain ticks ---- */
+
+static void icnt_tick(md *m, uint64_t t)
+{
+    /* Replies that reached their SM port: fill the L1 (shadow: drop). */
+    if (m->deliver_next <= t) {
+        uint64_t next = UINT64_MAX;
+        uint64_t core = clk_to_core(t, m->f[DOM_ICNT], m->f_core);
+        for (uint32_t s = 0; s < m->nsm; s++) {
+            const mem_pkt *p;
+            while ((p = noc_peek(&m->rep, s, t))) {
+                if (!(p->flags & PKT_F_SHADOW))
+                    l1_fill(&m->l1[s], p, core);
+                noc_pop(&m->rep, s);
+            }
+            p = noc_front(&m->rep, s);
+            if (p && p->ready < next)
+                next = p->ready;
+        }
+        m->deliver_next = next;
+    }
+    noc_tick(&m->req, t);
+    noc_tick(&m->rep, t);
+    uint64_t n = m->req.wake < m->rep.wake ? m->req.wake : m->rep.wake;
+    m->next[DOM_ICNT] = n < m->deliver_next ? n : m->deliver_next;
+}
+
+static void l2_domain_tick(md *m, uint64_t t)
+{
+    uint64_t n = UINT64_MAX;
+    for (uint32_t i = 0; i < m->nslices; i++) {
+        l2_slice *s = &m->l2[i];
+        if (s->wake <= t)
+            l2_tick(s, &m->env, t);
+        if (s->wake < n)
+            n = s->wake;
+    }
+    m->next[DOM_L2] = n;
+}
+
+static void dram_domain_tick(md *m, uint64_t t)
+{
+    uint64_t n = UINT64_MAX;
+    for (uint32_t i = 0; i < m->nchan; i++) {
+        dram_chan *c = &m->chan[i];
+        if (c->wake <= t)
+            dram_tick(c, t);
+        if (c->wake < n)
+            n = c->wake;
+    }
+    m->next[DOM_DRAM] = n;
+}
+
+/* Process every pending tick with time <= core cycle now, in time order. */
+static void run_until(md *m, uint64_t now)
+{
+    uint64_t lim[DOM_N];
+    for (int d = 0; d < DOM_N; d++)
+        lim[d] = clk_ticks_through(now, m->f_core, m->f[d]);
+    for (;;) {
+        int best = -1;
+        uint64_t bt = 0;
+        for (int d = 0; d < DOM_N; d++) {
+            uint64_t t = m->next[d] < m->floor[d] ? m->floor[d] : m->next[d];
+            if (t > lim[d])
+                continue;
+            if (best < 0 || clk_before(t, m->f[d], bt, m->f[best]))
+                best = d, bt = t;
+        }
+        if (best < 0)
+            break;
+        m->floor[best] = bt + 1;
+        if (best == DOM_DRAM)
+            dram_domain_tick(m, bt);
+        else if (best == DOM_L2)
+            l2_domain_tick(m, bt);
+        else
+            icnt_tick(m, bt);
+    }
+    for (int d = 0; d < DOM_N; d++)
+        if (m->floor[d] < lim[d] + 1)
+            m->floor[d] = lim[d] + 1;
+}
+
+/* ---- sim_mem ops ---- */
+
+static sim_mem_status md_access(sim_mem *sm, int smi, const sim_mem_access *a, uint64_t now)
+{
+    md *m = (md *)sm;
+    uint32_t s = (uint32_t)smi;
+    const uint32_t *mir = m->mirror + m->mfirst[s];
+    uint32_t rp = m->req.src_pkts_max - m->req.src[s].n, rf = m->req.src_flits_max - m->req.src_flits[s];
+    for (uint32_t k = 0; k < m->nmirror[s]; k++) {
+        uint32_t v = mir[k];
+        uint32_t vp = m->req.src_pkts_max - m->req.src[v].n, vf = m->req.src_flits_max - m->req.src_flits[v];
+        if (vp < rp)
+            rp = vp;
+        if (vf < rf)
+            rf = vf;
+    }
+    mem_pkt out[2];
+    int nout = 0;
+    uint64_t send_at = now;
+    sim_mem_access in = *a;
+    in.sectors = mem_mask_expand(a->sectors, m->in_ratio);
+    sim_mem_status st = l1_access(&m->l1[s], &in, now, rp, rf, out, &nout, &send_at);
+    if (st != SIM_MEM_ACCEPTED || !nout)
+        return st;
+    uint64_t ready = clk_convert(send_at, m->f_core, m->f[DOM_ICNT]);
+    for (int i = 0; i < nout; i++) {
+        mem_pkt p = out[i];
+        p.sm = (uint16_t)s;
+        p.slice = (uint16_t)addrmap_slice(&m->am, p.line);
+        p.ready = ready;
+        noc_push(&m->req, s, &p);
+        for (uint32_t k = 0; k < m->nmirror[s]; k++) {
+            mem_pkt q = out[i];
+            q.line = shadow_line(q.line, k + 1);
+            q.sm = (uint16_t)mir[k];
+            q.slice = (uint16_t)addrmap_slice(&m->am, q.line);
+            q.flags |= PKT_F_SHADOW;
+            q.ready = ready;
+            noc_push(&m->req, q.sm, &q);
+        }
+    }
+    if (ready < m->next[DOM_ICNT])
+        m->next[DOM_ICNT] = ready;
+    return st;
+}
+
+static int md_pop(sim_mem *sm, int smi, uint64_t now, uint32_t *token)
+{
+    md *m = (md *)sm;
+    return l1_pop(&m->l1[smi], now, token);
+}
+
+static void md_cycle(sim_mem *sm, uint64_t now)
+{
+    md *m = (md *)sm;
+    run_until(m, now);
+    m->last_now = now;
+}
+
+static uint64_t md_next_event(const sim_mem *sm, uint64_t now)
+{
+    const md *m = (const md *)sm;
+    uint64_t best = UINT64_MAX;
+    for (uint32_t s = 0; s < m->nsm; s++) {
+        uint64_t r = l1_next_ready(&m->l1[s]);
+        if (r < best)
+            best = r;
+    }
+    for (int d = 0; d < DOM_N; d++) {
+        if (m->next[d] == UINT64_MAX)
+            continue;
+        uint64_t t = m->next[d] < m->floor[d] ? m->floor[d] : m->next[d];
+        uint64_t c = clk_to_core(t, m->f[d], m->f_core);
+        if (c < best)
+            best = c;
+    }
+    return best <= now ? now + 1 : best;
+}
+
+static void md_collect(const sim_mem *sm, act_counters *a, sim_mem_stats *s)
+{
+    const md *m = (const md *)sm;
+    act_counters ta;
+    sim_mem_stats ts;
+    if (!a)
+        a = &ta;
+    if (!s)
+        s = &ts;
+    double *c = a->c;
+    for (uint32_t i = 0; i < m->nsm; i++) {
+        const l1_stats *st = &m->l1[i].st;
+        c[ACT_L1_READ_HITS] += st->rd_hit[L1_DATA];
+        c[ACT_L1_READ_MISSES] += st->rd_miss[L1_DATA];
+        c[ACT_L1_WRITE_HITS] += st->wr_hit;
+        c[ACT_L1_WRITE_MISSES] += st->wr_miss;
+        c[ACT_CONST_HITS] += st->rd_hit[L1_CONST];
+        c[ACT_CONST_MISSES] += st->rd_miss[L1_CONST];
+        c[ACT_TEX_HITS] += st->rd_hit[L1_TEX];
+        c[ACT_TEX_MISSES] += st->rd_miss[L1_TEX];
+        s->l1_load_sectors += st->load_sectors;
+        s->l1_load_hits += st->load_hits;
+        s->load_latency_sum += st->lat_sum;
+        s->load_count += st->lat_count;
+    }
+    for (uint32_t i = 0; i < m->nslices; i++) {
+        const l2_stats *st = &m->l2[i].st;
+        c[ACT_L2_READ_HITS] += st->rd_hit;
+        c[ACT_L2_READ_MISSES] += st->rd_miss;
+        c[ACT_L2_WRITE_HITS] += st->wr_hit;
+        c[ACT_L2_WRITE_MISSES] += st->wr_miss;
+        s->l2_load_sectors += st->rd_hit + st->rd_miss;
+        s->l2_load_hits += st->rd_hit;
+    }
+    c[ACT_NOC_FLITS] += m->req.flits + m->rep.flits;
+    for (uint32_t i = 0; i < m->nchan; i++) {
+        const dram_stats *st = &m->chan[i].st;
+        c[ACT_MC_REQUESTS] += st->mc_requests;
+        c[ACT_DRAM_READS] += st->reads;
+        c[ACT_DRAM_WRITES] += st->writes;
+        c[ACT_DRAM_ACTIVATES] += st->activates;
+        c[ACT_DRAM_PRECHARGES] += st->precharges;
+        s->dram_row_hits += st->row_hits;
+        s->dram_row_accesses += st->row_accesses;
+        s->dram_busy_cycles += st->busy;
+    }
+    uint64_t dt = clk_ticks_through(m->last_now, m->f_core, m->f[DOM_DRAM]);
+    s->dram_cycles += (double)(dt > m->dram_tick0 ? dt - m->dram_tick0 : 0) * m->nchan;
+}
+
+static void md_reset_stats(sim_mem *sm)
+{
+    md *m = (md *)sm;
+    for (uint32_t i = 0; i < m->nsm; i++)
+        memset(&m->l1[i].st, 0, sizeof m->l1[i].st);
+    for (uint32_t i = 0; i < m->nslices; i++)
+        memset(&m->l2[i].st, 0, sizeof m->l2[i].st);
+    for (uint32_t i = 0; i < m->nchan; i++)
+        memset(&m->chan[i].st, 0, sizeof m->chan[i].st);
+    m->req.flits = m->req.flits_all = m->rep.flits = m->rep.flits_all = 0;
+    m->dram_tick0 = clk_ticks_through(m->last_now, m->f_core, m->f[DOM_DRAM]);
+}
+
+static void md_kernel_boundary(sim_mem *sm)
+{
+    md *m = (md *)sm;
+    for (uint32_t i = 0; i < m->nsm; i++)
+        l1_invalidate(&m->l1[i]);
+}
+
+/* Mirror lists for `active` simulated SMs (none without background). */
+static void set_mirrors(md *m, uint32_t active, int background)
+{
+    m->active = active;
+    uint32_t k = 0;
+    for (uint32_t a = 0; a < m->nsm; a++) {
+        m->mfirst[a] = k;
+        m->nmirror[a] = 0;
+        if (!background || a >= active)
+            continue;
+        for (uint32_t v = a + active; v < m->nsm; v += active)
+            m->mirror[k++] = v, m->nmirror[a]++;
+    }
+}
+
+static void md_set_sampling(sim_mem *sm, const sim_mem_options *o)
+{
+    md *m = (md *)sm;
+    uint32_t active = o && o->active_sms && o->active_sms < m->nsm ? o->active_sms : m->nsm;
+    set_mirrors(m, active, o && o->background);
+}
+
+static void md_destroy(sim_mem *sm)
+{
+    md *m = (md *)sm;
+    if (!m)
+        return;
+    if (m->l1)
+        for (uint32_t i = 0; i < m->nsm; i++)
+            l1_free(&m->l1[i]);
+    if (m->l2)
+        for (uint32_t i = 0; i < m->nslices; i++)
+            l2_free(&m->l2[i]);
+    if (m->chan)
+        for (uint32_t i = 0; i < m->nchan; i++)
+            dram_free(&m->chan[i]);
+    free(m->mirror);
+    free(m->mfirst);
+    free(m->nmirror);
+    free(m->l1);
+    free(m->l2);
+    free(m->chan);
+    noc_free(&m->req);
+    noc_free(&m->rep);
+    free(m);
+}
+
+static const sim_mem_ops md_ops = {
+    "detailed",         md_access,  md_pop,         md_cycle,        md_next_event, md_collect, md_reset_stats,
+    md_kernel_boundary, md_destroy, md_set_sampling,
+};
+
+/* Config checks specific to this model, each naming its key. */
+static int check_config(const gpu_config *cfg, ge_err *e)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+    } caches[] = {{"l1d", offsetof(gpu_config, l1d)},
+                  {"l1c", offsetof(gpu_config, l1c)},
+                  {"l1t", offsetof(gpu_config, l1t)},
+                  {"l2", offsetof(gpu_config, l2.cache)}};
+    for (size_t i = 0; i < sizeof caches / sizeof *caches; i++) {
+        const gcfg_cache *c = (const gcfg_cache *)((const char *)cfg + caches[i].off);
+        if (c->size_bytes && !cache_repl_find(c->replacement[0] ? c->replacement : "lru"))
+            return ge_errf(e, "%s.replacement: unknown policy '%s'", caches[i].key, c->replacement);
+    }
+    if (!cfg->l2.cache.mshr_entries)
+        return ge_errf(e, "l2.mshr_entries: must be > 0");
+    if (cfg->l2.slices > UINT16_MAX || cfg->gpu.sm_count > UINT16_MAX)
+        return ge_errf(e, "l2.slices: at most %u slices and SMs", UINT16_MAX);
+    if (!dram_sched_find(cfg->dram.scheduler))
+        return ge_errf(e, "dram.scheduler: unknown scheduler '%s'", cfg->dram.scheduler);
+    if (cfg->l1d.size_bytes && cfg->l1d.sector_bytes < cfg->l2.cache.sector_bytes)
+        return ge_errf(e, "l1d.sector_bytes: %u is smaller than l2.sector_bytes %u", cfg->l1d.sector_bytes,
+                       cfg->l2.cache.sector_bytes);
+    if (cfg->l1d.size_bytes && cfg->l1d.line_bytes != cfg->l2.cache.line_bytes)
+        return ge_errf(e, "l1d.line_bytes: %u differs from l2.line_bytes %u", cfg->l1d.line_bytes,
+                       cfg->l2.cache.line_bytes);
+    uint32_t max_flits = mem_flits(MEM_PKT_HEADER_BYTES + cfg->l2.cache.line_bytes, cfg->noc.flit_bytes);
+    if (max_flits > 255)
+        return ge_errf(e, "noc.flit_bytes: %u B flits make a line packet longer than 255 flits", cfg->noc.flit_bytes);
+    if (cfg->noc.buffer_flits < max_flits)
+        return ge_errf(e, "noc.buffer_flits: %u cannot hold one line packet (%u flits)", cfg->noc.buffer_flits,
+                       max_flits);
+    return 0;
+}
+
+sim_mem *sim_mem_detailed_create(const gpu_config *cfg, const sim_mem_options *o, ge_err *e)
+{
+    if (gcfg_validate(cfg, e) || check_config(cfg, e))
+        return NULL;
+    uint32_t nsm = cfg->gpu.sm_count;
+    uint32_t active = o && o->active_sms ? o->active_sms : nsm;
+    if (active > nsm) {
+        ge_errf(e, "active_sms %u exceeds gpu.sm_count %u", active, nsm);
+        return NULL;
+    }
+    md *m = ge_calloc(1, sizeof *m, e);
+    if (!m)
+        return NULL;
+    m->base.ops = &md_ops;
+    m->nsm = nsm;
+    m->active = active;
+    m->nslices = cfg->l2.slices;
+    m->nchan = cfg->dram.channels;
+    /* Clocks as integer kHz, reduced by their gcd. */
+    uint64_t fk[4] = {(uint64_t)(cfg->gpu.core_clock_mhz * 1000 + 0.5), (uint64_t)(cfg->gpu.dram_clock_mhz * 1000 + 0.5),
+                      (uint64_t)(cfg->gpu.l2_clock_mhz * 1000 + 0.5), (uint64_t)(cfg->gpu.icnt_clock_mhz * 1000 + 0.5)};
+    uint64_t g = fk[0];
+    for (int i = 1; i < 4; i++)
+        g = gcd64(g, fk[i]);
+    m->f_core = fk[0] / g;
+    m->f[DOM_DRAM] = fk[1] / g;
+    m->f[DOM_L2] = fk[2] / g;
+    m->f[DOM_ICNT] = fk[3] / g;
+    for (int d = 0; d < DOM_N; d++)
+        m->next[d] = UINT64_MAX;
+    m->deliver_next = UINT64_MAX;
+    addrmap_init(&m->am, cfg);
+    if (dram_timing_build(&m->timing, cfg, e))
+        goto fail;
+    m->mirror = ge_calloc(nsm, sizeof *m->mirror, e);
+    m->mfirst = ge_calloc(nsm, sizeof *m->mfirst, e);
+    m->nmirror = ge_calloc(nsm, sizeof *m->nmirror, e);
+    m->l1 = ge_calloc(nsm, sizeof *m->l1, e);
+    m->l2 = ge_calloc(m->nslices, sizeof *m->l2, e);
+    m->chan = ge_calloc(m->nchan, sizeof *m->chan, e);
+    if (!m->mirror || !m->mfirst || !m->nmirror || !m->l1 || !m->l2 || !m->chan)
+        goto fail;
+    set_mirrors(m, active, o && o->background);
+    m->in_ratio = cfg->l1d.size_bytes && cfg->l1d.sector_bytes > cfg->l2.cache.sector_bytes
+                      ? cfg->l1d.sector_bytes / cfg->l2.cache.sector_bytes
+                      : 1;
+    for (uint32_t a = 0; a < nsm; a++)
+        if (l1_init(&m->l1[a], cfg, e))
+            goto fail;
+    uint32_t mq = cfg->l1d.miss_queue_entries;
+    if (noc_init(&m->req, nsm, m->nslices, 1, cfg->noc.port_flits_per_cycle, cfg->noc.latency_cycles,
+                 cfg->noc.buffer_flits, mq, cfg->noc.buffer_flits, e) ||
+        noc_init(&m->rep, m->nslices, nsm, 0, cfg->noc.port_flits_per_cycle, cfg->noc.latency_cycles,
+                 cfg->noc.buffer_flits, 0, cfg->noc.buffer_flits, e))
+        goto fail;
+    m->req.on_arrive = req_arrive;
+    m->req.ctx = m;
+    m->rep.on_arrive = rep_arrive;
+    m->rep.ctx = m;
+    for (uint32_t i = 0; i < m->nchan; i++)
+        if (dram_init(&m->chan[i], &m->timing, cfg, dram_done, m, e))
+            goto fail;
+    for (uint32_t i = 0; i < m->nslices; i++)
+        if (l2_init(&m->l2[i], i, cfg, &m->am, e))
+            goto fail;
+    m->env = (l2_env){&m->req,
+                      &m->rep,
+                      m->chan,
+                      &m->am,
+                      m->f[DOM_ICNT],
+                      m->f[DOM_L2],
+                      m->f[DOM_DRAM],
+                      (uint32_t)clk_convert(cfg->l2.cache.latency_cycles, m->f_core, m->f[DOM_L2]),
+                      cfg->l2.cache.sector_bytes,
+                      cfg->noc.flit_bytes,
+                      &m->next[DOM_ICNT],
+                      &m->next[DOM_DRAM]};
+    for (uint32_t i = 0; i < m->nchan; i++)
+        if (m->chan[i].wake < m->next[DOM_DRAM])
+            m->next[DOM_DRAM] = m->chan[i].wake;
+    return &m->base;
+fail:
+    md_destroy(&m->base);
+    return NULL;
+}

@@ -1,0 +1,364 @@
+/*
+ * test_dram.c - DRAM channel timing, by hand-computed command schedules.
+ *
+ * Timing used (DRAM cycles): tCL 10, tWL 4, tRCD 8, tRP 7, tRAS 20, tRC 27,
+ * tCCD 2, tCCDL 4, tRRD 5, tWTR 6, tWR 9, tRTP 3, tFAW 30; burst length 8 at
+ * 4 transfers per clock (tBL = 2) on a 64-bit bus (64 B per burst); fixed
+ * controller latency 5.  Banks b are in bank group b % 4.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dram.h"
+
+#define LAT 5
+
+typedef struct rec {
+    int ncmd;
+    int cmd[256];
+    uint32_t bank[256];
+    uint64_t tick[256];
+    int ndone;
+    uint32_t done_tag[64];
+    uint64_t done_at[64];
+} rec;
+
+static void on_cmd(void *ctx, int cmd, uint32_t bank, uint64_t tick)
+{
+    rec *r = ctx;
+    if (r->ncmd < 256) {
+        r->cmd[r->ncmd] = cmd;
+        r->bank[r->ncmd] = bank;
+        r->tick[r->ncmd++] = tick;
+    }
+}
+
+static void on_done(void *ctx, const dram_req *q, uint64_t ready)
+{
+    rec *r = ctx;
+    r->done_tag[r->ndone] = q->tag;
+    r->done_at[r->ndone++] = ready;
+}
+
+static gpu_config base_cfg(const char *type, const char *sched)
+{
+    gpu_config c;
+    memset(&c, 0, sizeof c);
+    strcpy(c.dram.type, type);
+    strcpy(c.dram.scheduler, sched);
+    c.dram.channels = 1;
+    c.dram.bus_bits = 64;
+    c.dram.data_rate = 4;
+    c.dram.burst_length = 8;
+    c.dram.banks = 8;
+    c.dram.bank_groups = 4;
+    c.dram.row_bytes = 2048;
+    c.dram.queue_entries = 16;
+    c.dram.latency_cycles = LAT;
+    c.dram.tCL = 10;
+    c.dram.tWL = 4;
+    c.dram.tRCD = 8;
+    c.dram.tRP = 7;
+    c.dram.tRAS = 20;
+    c.dram.tRC = 27;
+    c.dram.tCCD = 2;
+    c.dram.tCCDL = 4;
+    c.dram.tRRD = 5;
+    c.dram.tWTR = 6;
+    c.dram.tWR = 9;
+    c.dram.tRTP = 3;
+    c.dram.tFAW = 30;
+    return c;
+}
+
+typedef struct fixture {
+    gpu_config cfg;
+    dram_timing t;
+    dram_chan ch;
+    rec r;
+} fixture;
+
+static fixture *setup(const char *type, const char *sched, uint32_t trefi, uint32_t trfc)
+{
+    fixture *f = calloc(1, sizeof *f);
+    f->cfg = base_cfg(type, sched);
+    f->cfg.dram.tREFI = trefi;
+    f->cfg.dram.tRFC = trfc;
+    ge_err e;
+    assert_int_equal(dram_timing_build(&f->t, &f->cfg, &e), 0);
+    assert_int_equal(dram_init(&f->ch, &f->t, &f->cfg, on_done, &f->r, &e), 0);
+    f->ch.on_cmd = on_cmd;
+    f->ch.cmd_ctx = &f->r;
+    return f;
+}
+
+static void teardown(fixture *f)
+{
+    dram_free(&f->ch);
+    free(f);
+}
+
+static void run(fixture *f, uint64_t from, uint64_t to)
+{
+    for (uint64_t t = from; t < to; t++)
+        dram_tick(&f->ch, t);
+}
+
+static void push(fixture *f, uint32_t bank, uint32_t row, uint32_t sectors, int write, uint32_t tag, uint64_t at)
+{
+    assert_true(dram_can_accept(&f->ch, 1));
+    dram_push(&f->ch, 0, bank, row, sectors, 32, write, 0, 0, tag, at);
+}
+
+/* Index of the k-th command of kind cmd (to bank b, or any if b < 0). */
+static uint64_t cmd_at(const fixture *f, int cmd, int b, int k)
+{
+    for (int i = 0; i < f->r.ncmd; i++)
+        if (f->r.cmd[i] == cmd && (b < 0 || (int)f->r.bank[i] == b) && k-- == 0)
+            return f->r.tick[i];
+    fail_msg("command %d to bank %d not issued", cmd, b);
+    return 0;
+}
+
+static void test_closed_hit_conflict(void **st)
+{
+    (void)st;
+    fixture *f = setup("GDDR5", "frfcfs", 0, 0);
+    assert_int_equal(f->t.tBL, 2);
+    /* Closed bank: ACT, then RD after tRCD; data after tCL + tBL (+ LAT). */
+    push(f, 0, 5, 0x1, 0, 1, 0);
+    run(f, 0, 90);
+    assert_int_equal(f->r.ndone, 1);
+    assert_int_equal(cmd_at(f, DRAM_ACT, 0, 0), 0);
+    assert_int_equal(cmd_at(f, DRAM_RD, 0, 0), 8);
+    assert_int_equal(f->r.done_at[0], 8 + 10 + 2 + LAT); /* tRCD + tCL + tBL + latency */
+    /* Row hit: tCL + tBL after arrival. */
+    push(f, 0, 5, 0x1, 0, 2, 100);
+    run(f, 90, 190);
+    assert_int_equal(f->r.done_at[1], 100 + 10 + 2 + LAT);
+    /* Row conflict: PRE, tRP, ACT, tRCD, RD. */
+    push(f, 0, 6, 0x1, 0, 3, 200);
+    run(f, 190, 300);
+    assert_int_equal(cmd_at(f, DRAM_PRE, 0, 0), 200);
+    assert_int_equal(cmd_at(f, DRAM_ACT, 0, 1), 207);
+    assert_int_equal(f->r.done_at[2], 207 + 8 + 10 + 2 + LAT);
+    assert_int_equal(f->ch.st.activates, 2);
+    assert_int_equal(f->ch.st.precharges, 1);
+    assert_int_equal(f->ch.st.row_accesses, 3);
+    assert_int_equal(f->ch.st.row_hits, 1);
+    assert_int_equal(f->ch.st.reads, 3);
+    teardown(f);
+}
+
+static void test_tras_trc_bursts(void **st)
+{
+    (void)st;
+    fixture *f = setup("GDDR5", "frfcfs", 0, 0);
+    /* 4 sectors = 128 B = two 64-byte bursts, same bank: tCCDL apart. */
+    push(f, 0, 1, 0xf, 0, 1, 0);
+    /* A conflicting request right behind: PRE must wait tRAS after the ACT. */
+    push(f, 0, 2, 0x1, 0, 2, 0);
+    run(f, 0, 120);
+    assert_int_equal(cmd_at(f, DRAM_RD, 0, 0), 8);
+    assert_int_equal(cmd_at(f, DRAM_RD, 0, 1), 12);
+    assert_int_equal(f->r.done_at[0], 12 + 10 + 2 + LAT);
+    assert_int_equal(cmd_at(f, DRAM_PRE, 0, 0), 20);    /* tRAS (> RD 12 + tRTP) */
+    assert_int_equal(cmd_at(f, DRAM_ACT, 0, 1), 27);    /* max(PRE + tRP, ACT + tRC) = 27 */
+    assert_int_equal(f->ch.st.reads, 3);
+    teardown(f);
+}
+
+static void test_trrd_tfaw(void **st)
+{
+    (void)st;
+    fixture *f = setup("GDDR5", "frfcfs", 0, 0);
+    for (uint32_t b = 0; b < 5; b++)
+        push(f, b, 1, 0x1, 0, b, 0);
+    run(f, 0, 200);
+    assert_int_equal(cmd_at(f, DRAM_ACT, 0, 0), 0);
+    assert_int_equal(cmd_at(f, DRAM_ACT, 1, 0), 5);  /* tRRD */
+    assert_int_equal(cmd_at(f, DRAM_ACT, 2, 0), 10);
+    assert_int_equal(cmd_at(f, DRAM_ACT, 3, 0), 15);
+    assert_int_equal(cmd_at(f, DRAM_ACT, 4, 0), 30); /* tFAW: fifth ACT >= first + 30 */
+    assert_int_equal(f->r.ndone, 5);
+    teardown(f);
+}
+
+static void test_turnarounds(void **st)
+{
+    (void)st;
+    /* FCFS keeps the order write, read, write. */
+    fixture *f = setup("GDDR5", "fcfs", 0, 0);
+    push(f, 0, 1, 0x1, 1, 1, 0); /* write */
+    push(f, 0, 1, 0x1, 0, 2, 0); /* read, same row */
+    push(f, 0, 1, 0x1, 1, 3, 0); /* write again */
+    run(f, 0, 200);
+    assert_int_equal(cmd_at(f, DRAM_WR, 0, 0), 8);
+    assert_int_equal(cmd_at(f, DRAM_RD, 0, 0), 8 + 4 + 2 + 6);       /* tWL + tBL + tWTR */
+    assert_int_equal(cmd_at(f, DRAM_WR, 0, 1), 20 + 10 + 2 + 2 - 4); /* tCL + tBL + turnaround - tWL */
+    assert_int_equal(f->r.ndone, 1); /* writes do not complete back */
+    assert_int_equal(f->ch.st.writes, 2);
+    /* Write recovery: PRE >= WR + tWL + tBL + tWR. */
+    push(f, 0, 9, 0x1, 0, 4, 31);
+    run(f, 200, 300);
+    assert_int_equal(cmd_at(f, DRAM_PRE, 0, 0), 200);
+    teardown(f);
+    f = setup("GDDR5", "fcfs", 0, 0);
+    push(f, 0, 1, 0x1, 1, 1, 0);
+    push(f, 0, 2, 0x1, 0, 2, 0); /* conflict right after the write */
+    run(f, 0, 200);
+    assert_int_equal(cmd_at(f, DRAM_PRE, 0, 0), 8 + 4 + 2 + 9); /* write recovery (23) > tRAS (20) */
+    teardown(f);
+    /* FR-FCFS: the second write is ready before the read (tCCDL < write-to-read)
+     * and goes first. */
+    f = setup("GDDR5", "frfcfs", 0, 0);
+    push(f, 0, 1, 0x1, 1, 1, 0);
+    push(f, 0, 1, 0x1, 0, 2, 0);
+    push(f, 0, 1, 0x1, 1, 3, 0);
+    run(f, 0, 200);
+    assert_int_equal(cmd_at(f, DRAM_WR, 0, 0), 8);
+    assert_int_equal(cmd_at(f, DRAM_WR, 0, 1), 12);
+    assert_int_equal(cmd_at(f, DRAM_RD, 0, 0), 12 + 4 + 2 + 6);
+    teardown(f);
+}
+
+/* Two hits in bank 0 (group 0) and one in bank 1 (group 1), all queued at
+ * once with both rows open.  FR-FCFS lets bank 1's hit use the tCCD slot
+ * while bank 0 waits tCCDL; FCFS serves strictly in order. */
+static void ccd_case(const char *sched, uint64_t expect[3])
+{
+    fixture *f = setup("GDDR5", sched, 0, 0);
+    push(f, 0, 1, 0x1, 0, 1, 0);
+    push(f, 1, 1, 0x1, 0, 2, 0);
+    run(f, 0, 100);
+    f->r.ncmd = 0;
+    push(f, 0, 1, 0x1, 0, 10, 100);
+    push(f, 0, 1, 0x1, 0, 11, 100);
+    push(f, 1, 1, 0x1, 0, 12, 100);
+    run(f, 100, 200);
+    expect[0] = cmd_at(f, DRAM_RD, 0, 0);
+    expect[1] = cmd_at(f, DRAM_RD, 0, 1);
+    expect[2] = cmd_at(f, DRAM_RD, 1, 0);
+    teardown(f);
+}
+
+static void test_ccd_first_ready(void **st)
+{
+    (void)st;
+    uint64_t fr[3], fc[3];
+    ccd_case("frfcfs", fr);
+    assert_int_equal(fr[0], 100);
+    assert_int_equal(fr[2], 102); /* tCCD, other bank group */
+    assert_int_equal(fr[1], 104); /* tCCDL after the first */
+    ccd_case("fcfs", fc);
+    assert_int_equal(fc[0], 100);
+    assert_int_equal(fc[1], 104);
+    assert_int_equal(fc[2], 106);
+}
+
+/* Row 1 of bank 0 is open.  An older request to row 2 and a younger one to
+ * row 1 arrive together: FR-FCFS serves the row hit first, FCFS does not. */
+static void reorder_case(const char *sched, uint32_t order[2], uint64_t at[2])
+{
+    fixture *f = setup("GDDR5", sched, 0, 0);
+    push(f, 0, 1, 0x1, 0, 1, 0);
+    run(f, 0, 100);
+    push(f, 0, 2, 0x1, 0, 20, 100); /* older, row miss */
+    push(f, 0, 1, 0x1, 0, 21, 100); /* younger, row hit */
+    run(f, 100, 300);
+    assert_int_equal(f->r.ndone, 3);
+    order[0] = f->r.done_tag[1], order[1] = f->r.done_tag[2];
+    at[0] = f->r.done_at[1], at[1] = f->r.done_at[2];
+    teardown(f);
+}
+
+static void test_frfcfs_vs_fcfs(void **st)
+{
+    (void)st;
+    uint32_t o[2];
+    uint64_t at[2];
+    reorder_case("frfcfs", o, at);
+    assert_int_equal(o[0], 21);
+    assert_int_equal(o[1], 20);
+    assert_int_equal(at[0], 100 + 17);                 /* hit: RD at 100 */
+    assert_int_equal(at[1], 103 + 7 + 8 + 10 + 2 + LAT); /* PRE at RD + tRTP, ACT, RD */
+    reorder_case("fcfs", o, at);
+    assert_int_equal(o[0], 20);
+    assert_int_equal(o[1], 21);
+    assert_int_equal(at[0], 100 + 7 + 8 + 10 + 2 + LAT); /* PRE at 100 */
+}
+
+static void test_refresh(void **st)
+{
+    (void)st;
+    fixture *f = setup("GDDR5", "frfcfs", 1000, 100);
+    run(f, 0, 10500);
+    assert_int_equal(f->ch.st.refreshes, 10); /* every tREFI, even when idle */
+    teardown(f);
+    /* An open bank is precharged, then REF; nothing opens for tRFC. */
+    f = setup("GDDR5", "frfcfs", 1000, 100);
+    push(f, 0, 1, 0x1, 0, 1, 900);
+    run(f, 0, 1001);
+    push(f, 3, 1, 0x1, 0, 2, 1001);
+    run(f, 1001, 1300);
+    assert_int_equal(cmd_at(f, DRAM_PRE, 0, 0), 1000);
+    assert_int_equal(cmd_at(f, DRAM_REF, -1, 0), 1007); /* PRE + tRP */
+    assert_int_equal(cmd_at(f, DRAM_ACT, 3, 0), 1107);  /* REF + tRFC */
+    assert_int_equal(f->r.done_at[1], 1107 + 8 + 10 + 2 + LAT);
+    assert_int_equal(f->ch.st.precharges, 1);
+    teardown(f);
+}
+
+/* HBM: a row command and a column command may share a tick. */
+static void test_dual_command_bus(void **st)
+{
+    (void)st;
+    fixture *f = setup("HBM2", "frfcfs", 0, 0);
+    push(f, 0, 1, 0x1, 0, 1, 0);
+    run(f, 0, 8);
+    push(f, 0, 1, 0x1, 0, 2, 8); /* hit, issues at 8 with the first's RD... */
+    push(f, 1, 1, 0x1, 0, 3, 8); /* ...and the ACT of bank 1 in the same tick */
+    run(f, 8, 100);
+    assert_int_equal(cmd_at(f, DRAM_RD, 0, 0), 8);
+    assert_int_equal(cmd_at(f, DRAM_ACT, 1, 0), 8);
+    assert_int_equal(cmd_at(f, DRAM_RD, 0, 1), 12); /* tCCDL */
+    teardown(f);
+    f = setup("GDDR5", "frfcfs", 0, 0);
+    push(f, 0, 1, 0x1, 0, 1, 0);
+    run(f, 0, 8);
+    push(f, 1, 1, 0x1, 0, 3, 8);
+    run(f, 8, 100);
+    assert_int_equal(cmd_at(f, DRAM_RD, 0, 0), 8);
+    assert_int_equal(cmd_at(f, DRAM_ACT, 1, 0), 9); /* one command bus */
+    teardown(f);
+}
+
+static void test_bad_type(void **st)
+{
+    (void)st;
+    gpu_config c = base_cfg("DDR9", "frfcfs");
+    dram_timing t;
+    ge_err e;
+    assert_int_equal(dram_timing_build(&t, &c, &e), -1);
+    assert_non_null(strstr(e.msg, "dram.type"));
+    assert_null(dram_sched_find("random"));
+    assert_non_null(dram_sched_find("fcfs"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_closed_hit_conflict), cmocka_unit_test(test_tras_trc_bursts),
+        cmocka_unit_test(test_trrd_tfaw),           cmocka_unit_test(test_turnarounds),
+        cmocka_unit_test(test_ccd_first_ready),     cmocka_unit_test(test_frfcfs_vs_fcfs),
+        cmocka_unit_test(test_refresh),             cmocka_unit_test(test_dual_command_bus),
+        cmocka_unit_test(test_bad_type),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
