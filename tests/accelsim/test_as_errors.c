@@ -229,6 +229,25 @@ static void missing_files(void **state)
     assert_true(tu_one_line(e.msg));
     assert_non_null(strstr(e.msg, "kernel-2.traceg.xz: "));
     ws_close(s);
+    /* a line longer than the read buffer */
+    char *kl = tu_path(dir, "kernel-3.traceg");
+    size_t hl = strlen(good_header), big = hl + (1u << 20) + 100;
+    char *text = malloc(big + 1);
+    memcpy(text, good_header, hl);
+    memset(text + hl, '7', big - hl);
+    text[big] = 0;
+    assert_int_equal(tu_write_file(kl, text, big), 0);
+    assert_int_equal(accelsim_open(kl, &s, &e), 0);
+    assert_int_equal(ws_next_event(s, &ev, &e), 1);
+    ws_cta c;
+    ws_cta_init(&c);
+    assert_int_equal(ws_next_cta(s, &c, &e), -1);
+    assert_true(tu_one_line(e.msg));
+    assert_non_null(strstr(e.msg, "kernel-3.traceg:14: line longer than"));
+    ws_cta_free(&c);
+    ws_close(s);
+    free(text);
+    free(kl);
     tu_rmdir(dir);
     free(kx);
     free(k1);

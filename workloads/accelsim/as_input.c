@@ -105,7 +105,7 @@ static ssize_t fill(as_in *in, ge_err *e)
         in->beg = 0;
         in->end = n;
     }
-    size_t room = AS_IN_BUF - 1 - in->end; /* keep one byte for a final NUL */
+    size_t room = in->cap - 1 - in->end; /* keep one byte for a final NUL */
     if (room == 0 || in->eof)
         return 0;
     if (!in->xz) {
@@ -145,14 +145,19 @@ static ssize_t fill(as_in *in, ge_err *e)
 /* Common part of the two opens: look at the first bytes to pick plain/xz. */
 static int start(as_in *in, ge_err *e)
 {
-    in->buf = malloc(AS_IN_BUF);
     in->zbuf = malloc(ZBUF_SIZE);
-    if (!in->buf || !in->zbuf)
+    if (!in->zbuf)
         return ge_errf(e, "%s: out of memory", in->path);
     ssize_t got = raw_read(in, in->zbuf, ZBUF_SIZE, e);
     if (got < 0)
         return -1;
-    if ((size_t)got >= sizeof xz_magic && memcmp(in->zbuf, xz_magic, sizeof xz_magic) == 0) {
+    int xz = (size_t)got >= sizeof xz_magic && memcmp(in->zbuf, xz_magic, sizeof xz_magic) == 0;
+    /* plain data in memory needs no more window than its own size */
+    in->cap = (in->fd < 0 && !xz && in->memlen + 2 < AS_IN_BUF) ? in->memlen + 2 : AS_IN_BUF;
+    in->buf = malloc(in->cap);
+    if (!in->buf)
+        return ge_errf(e, "%s: out of memory", in->path);
+    if (xz) {
         in->xz = 1;
         if (lz_start(in, e))
             return -1;
@@ -240,9 +245,9 @@ int as_in_line(as_in *in, char **line, size_t *len, ge_err *e)
             n = in->end - in->beg; /* last line without a newline */
         } else {
             in->scan = in->end - in->beg;
-            if (in->beg == 0 && in->end >= AS_IN_BUF - 1)
+            if (in->beg == 0 && in->end >= in->cap - 1)
                 return ge_errf(e, "%s:%llu: line longer than %u bytes", in->path,
-                               (unsigned long long)in->lineno + 1, AS_IN_BUF - 2);
+                               (unsigned long long)in->lineno + 1, (unsigned)(in->cap - 2));
             if (fill(in, e) < 0)
                 return -1;
             continue;
@@ -252,6 +257,7 @@ int as_in_line(as_in *in, char **line, size_t *len, ge_err *e)
         s[n] = 0; /* the newline, or the spare byte after end */
         if (n > 0 && s[n - 1] == '\r')
             s[--n] = 0;
+        in->partial = nl == NULL;
         in->line_off = in->pos;
         in->pos += adv;
         in->beg += adv;

@@ -34,11 +34,13 @@ typedef struct as_in {
     uint8_t *zbuf;              /* compressed input chunk */
     int zeof;                   /* compressed input exhausted */
     char *buf;                  /* decompressed text window [beg, end) */
+    size_t cap;                 /* size of buf */
     size_t beg, end, scan;      /* scan: bytes after beg known to hold no '\n' */
     uint64_t pos;               /* stream offset of buf[beg] */
     int eof;                    /* no more text after end */
     uint64_t lineno;            /* number of the last line returned */
     uint64_t line_off;          /* stream offset of the last line returned */
+    int partial;                /* the last line returned had no newline */
     char *last;                 /* the last line returned (for as_in_unread) */
     size_t last_len;
     int pushed;

@@ -40,6 +40,7 @@
  * library calls except one hash probe for the mnemonic (interned per
  * kernel, so the opcode table lookup runs once per distinct mnemonic).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -395,8 +396,13 @@ int as_read_cta(as_kernel *K, as_in *in, ws_cta *cta, ge_err *e)
             if (*t == '#' || *t == 'w')
                 return ge_errf(e, "%s:%llu: warp %lld has fewer instruction lines than its 'insts' count",
                                LOC(in), (long long)warp);
-            if (as_parse_inst(K, line, cta, e))
+            if (as_parse_inst(K, line, cta, e)) {
+                if (in->partial && e) {
+                    size_t n = strlen(e->msg);
+                    snprintf(e->msg + n, sizeof e->msg - n, " (the file ends inside this line: truncated?)");
+                }
                 return ge_err_prefix(e, "%s:%llu", LOC(in));
+            }
             left--;
             continue;
         }

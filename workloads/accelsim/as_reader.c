@@ -287,7 +287,8 @@ static int build_index(as_source *S, ge_err *e)
     }
     if (r < 0)
         return -1;
-    qsort(S->ix, S->nix, sizeof *S->ix, ix_cmp);
+    if (S->nix > 1)
+        qsort(S->ix, S->nix, sizeof *S->ix, ix_cmp);
     for (size_t i = 1; i < S->nix; i++)
         if (S->ix[i].index == S->ix[i - 1].index)
             return ge_errf(e, "%s:%llu: thread block %llu appears twice", S->rin.path,
