@@ -1,7 +1,8 @@
 /*
- * gpgpusim_internal.h - shared state of the GPGPU-Sim importer's two files
- * (gpgpusim_import.c: identity, SM, units; gpgpusim_import_mem.c: caches,
- * DRAM, power).  Not a public API: use gpgpusim_import.h.
+ * gpgpusim_internal.h - shared state of the GPGPU-Sim importer's three files
+ * (gpgpusim_import.c: identity, SM, report; gpgpusim_import_units.c: units
+ * and latencies; gpgpusim_import_mem.c: caches, DRAM, power).
+ * Not a public API: use gpgpusim_import.h.
  */
 #ifndef GE_GPGPUSIM_INTERNAL_H
 #define GE_GPGPUSIM_INTERNAL_H
@@ -45,6 +46,7 @@ int ggsi_isset(const imp *im, const char *key);
 int ggsi_putv(imp *im, const char *key, const char *val, const ggs_opt *src, ggs_kind kind, const char *why);
 int ggsi_putn(imp *im, const char *key, double v, const ggs_opt *src, ggs_kind kind, const char *why);
 
+int ggsi_units(imp *im);
 int ggsi_caches(imp *im);
 int ggsi_memory(imp *im);
 int ggsi_power(imp *im, const arch_row *row);
