@@ -80,11 +80,13 @@ int main(int argc, char **argv)
         gpurt_stats st = {0};
         int rc = -1;
         gpurt *dev = gpurt_create((*w)->ptx, (*w)->ptx_name, &e);
-        if (dev) {
+        if (dev && gpurt_set_resources(dev, (*w)->ptx_resources) != 0) {
+            snprintf(e.msg, sizeof e.msg, "%s", gpurt_error(dev));
+        } else if (dev) {
             rc = (*w)->run(dev, &p, &e);
             gpurt_get_stats(dev, &st);
-            gpurt_destroy(dev);
         }
+        gpurt_destroy(dev);
         double dt = now() - t0;
         total_s += dt;
         total_ti += st.thread_insts;

@@ -192,6 +192,7 @@ static void run_counts(const char *name, uint32_t size, gpurt_stats *st)
     gpurt *dev = gpurt_create(w->ptx, w->ptx_name, &e);
     if (!dev)
         fail_msg("%s", e.msg);
+    assert_int_equal(gpurt_set_resources(dev, w->ptx_resources), 0);
     wl_params p = {size, 1};
     if (w->run(dev, &p, &e) != 0)
         fail_msg("%s: %s", name, e.msg);

@@ -45,6 +45,11 @@ static int run_once(const wl_desc *w, uint32_t size, uint64_t seed, wl_hooks *h,
     gpurt *dev = gpurt_create(w->ptx, w->ptx_name, e);
     if (!dev)
         return -2;
+    if (gpurt_set_resources(dev, w->ptx_resources) != 0) {
+        snprintf(e->msg, sizeof e->msg, "%s", gpurt_error(dev));
+        gpurt_destroy(dev);
+        return -2;
+    }
     wl_params p = {size, seed};
     wl_set_hooks(h);
     int rc = w->run(dev, &p, e);

@@ -7,7 +7,7 @@
  * load is a gcd(stride, 32)-way bank conflict on a 32-bank shared memory
  * (stride 1 or odd: none; 32: all lanes in one bank).  To sweep conflict
  * degrees, run sizes 1, 2, 4, 8, 16, 32.  BANK_CTAS CTAs of 256 threads,
- * BANK_ITERS dependent loads per thread.  Reading the result: cycles per
+ * BANK_ITERS (64) dependent loads per thread.  Reading the result: cycles per
  * warp load grows with the conflict degree; compare the kernel's cycles
  * across strides.  Each thread returns the sum of the words it loaded,
  * BANK_ITERS * (l * stride mod 1024), checked exactly.
@@ -17,7 +17,7 @@
 
 #define BANK_BLOCK 256
 #define BANK_CTAS 16
-#define BANK_ITERS 256
+#define BANK_ITERS 64
 #define BANK_WORDS 1024
 
 extern const wl_desc wl_shmem_bank_conflict;

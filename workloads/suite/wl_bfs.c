@@ -107,5 +107,5 @@ out:
 
 const wl_desc wl_bfs = {
     "bfs", "breadth-first search on a CSR graph, one expand/advance launch pair per level", "app",
-    suite_ptx_bfs, "bfs.ptx", suite_res_bfs, 2048, 1u << 17, "number of graph nodes (8 out-edges each on average)",
+    suite_ptx_bfs, "bfs.ptx", suite_res_bfs, 2048, 1u << 16, "number of graph nodes (8 out-edges each on average)",
     bfs_run};

@@ -126,4 +126,4 @@ out:
 
 const wl_desc wl_kmeans = {
     "kmeans", "k-means (8 clusters, 8 features): GPU assignment with centroids in constant memory, host update",
-    "app", suite_ptx_kmeans, "kmeans.ptx", suite_res_kmeans, 256, 16384, "number of points", kmeans_run};
+    "app", suite_ptx_kmeans, "kmeans.ptx", suite_res_kmeans, 256, 8192, "number of points", kmeans_run};

@@ -22,7 +22,7 @@
  * One thread does everything (a 1-thread CTA).  Reading the result: the
  * measured kernel is the last launch; its cycles / (warm + steps) is the
  * average load-to-use latency of the level (the in-kernel warm lap of
- * pchase_l1 is 64 steps against 16384, a 0.4% share; its L2 latency biases
+ * pchase_l1 is 64 steps against 16383, a 0.4% share; its L2 latency biases
  * the average by about 2%).  On hardware, out[1] holds the clock64 cycles
  * of the timed steps alone.  The check follows the chain on the CPU and
  * compares the final slot index (exact).
@@ -31,8 +31,11 @@
 #include "wl_util.h"
 
 #define PC_STRIDE 128
-#define PC_STEPS 16384
-#define PC_DRAM_STEPS 8192
+/* Odd step counts: a multiple of the lap length (slots, a power of two for
+ * power-of-two footprints) would always end back at the start slot, and the
+ * final index would then check nothing about the chain. */
+#define PC_STEPS 16383
+#define PC_DRAM_STEPS 8191
 
 extern const wl_desc wl_pchase_l1, wl_pchase_l2, wl_pchase_dram;
 

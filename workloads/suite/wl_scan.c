@@ -76,4 +76,4 @@ out:
 
 const wl_desc wl_scan = {
     "scan", "exclusive prefix sum (Blelloch up/down-sweep per 512-element chunk, recursive)", "app",
-    suite_ptx_scan, "scan.ptx", suite_res_scan, 5000, 1u << 20, "number of elements", scan_run};
+    suite_ptx_scan, "scan.ptx", suite_res_scan, 5000, 1u << 18, "number of elements", scan_run};

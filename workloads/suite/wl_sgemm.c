@@ -84,10 +84,10 @@ static int tiled_run(gpurt *dev, const wl_params *p, ge_err *e)
 
 const wl_desc wl_sgemm_naive = {
     "sgemm_naive", "C = A * B, one thread per element, operands from global memory", "app",
-    suite_ptx_sgemm, "sgemm.ptx", suite_res_sgemm, 32, 256, "matrix dimension n (n x n matrices)",
+    suite_ptx_sgemm, "sgemm.ptx", suite_res_sgemm, 32, 160, "matrix dimension n (n x n matrices)",
     naive_run};
 
 const wl_desc wl_sgemm_tiled = {
     "sgemm_tiled", "C = A * B with 16x16 shared-memory tiles and barriers", "app",
-    suite_ptx_sgemm, "sgemm.ptx", suite_res_sgemm, 32, 256, "matrix dimension n (n x n matrices)",
+    suite_ptx_sgemm, "sgemm.ptx", suite_res_sgemm, 32, 160, "matrix dimension n (n x n matrices)",
     tiled_run};

@@ -67,7 +67,7 @@ static int stream_run(const wl_desc *w, int triad, gpurt *dev, const wl_params *
     }
     if (wl_download(&c, out, dc, bytes))
         goto out;
-    rc = wl_check_f32(&c, triad ? "a" : "c", out, ref, NULL, n, 0.0, 0.0);
+    rc = wl_check_f32(&c, "out", out, ref, NULL, n, 0.0, 0.0);
 out:
     return wl_end(&c, rc);
 }
