@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "gpurt.h"
+#include "progress.h"
 #include "ptx.h"
 
 typedef struct kres {
@@ -43,6 +44,8 @@ struct gpurt {
     ptx_launch L;
     ptx_cta *cs;
     uint32_t cs_kernel, cs_block[3], cs_dyn;
+    void (*progress)(void *ctx, const gpurt_stats *st);
+    void *progress_ctx;
 };
 
 static int fail(gpurt *d)
@@ -151,6 +154,12 @@ void gpurt_set_sink(gpurt *d, const gpurt_sink *s)
 }
 
 void gpurt_set_inst_limit(gpurt *d, uint64_t n) { d->inst_limit = n; }
+
+void gpurt_set_progress(gpurt *d, void (*fn)(void *ctx, const gpurt_stats *st), void *ctx)
+{
+    d->progress = fn;
+    d->progress_ctx = ctx;
+}
 
 uint32_t gpurt_stream_create(gpurt *d) { return d->nstreams++; }
 
@@ -329,11 +338,23 @@ static int setup_launch(gpurt *d, int k, gpurt_dim3 grid, gpurt_dim3 block, uint
     return 0;
 }
 
+static int launch(gpurt *d, uint32_t stream, const char *name, gpurt_dim3 grid, gpurt_dim3 block,
+                  uint32_t dyn_shmem, void **args);
+
 int gpurt_launch_stream(gpurt *d, uint32_t stream, const char *name, gpurt_dim3 grid, gpurt_dim3 block,
                         uint32_t dyn_shmem, void **args)
 {
     if (d->failed)
         return -1;
+    double t0 = ge_now();
+    int rc = launch(d, stream, name, grid, block, dyn_shmem, args);
+    d->st.launch_seconds += ge_now() - t0;
+    return rc;
+}
+
+static int launch(gpurt *d, uint32_t stream, const char *name, gpurt_dim3 grid, gpurt_dim3 block,
+                  uint32_t dyn_shmem, void **args)
+{
     int k = ptx_module_kernel(d->mod, name);
     if (k < 0)
         return gpurt_fail(d, "%s: no kernel named '%s'", d->mod->name, name);
@@ -376,6 +397,8 @@ int gpurt_launch_stream(gpurt *d, uint32_t stream, const char *name, gpurt_dim3 
         d->st.ctas++;
         d->st.warp_insts += cs.warp_insts;
         d->st.thread_insts += cs.thread_insts;
+        if (d->progress)
+            d->progress(d->progress_ctx, &d->st);
         if (stream_out) {
             if (d->sink.cta(d->sink.ctx, &d->cta, &d->err))
                 return fail(d);

@@ -62,6 +62,13 @@ gpurt_ptr gpurt_symbol(gpurt *d, const char *name);
 int gpurt_launch(gpurt *d, const char *name, gpurt_dim3 grid, gpurt_dim3 block, uint32_t dyn_shmem,
                  void **args);
 
+/* Counters of what the device executed so far. */
+typedef struct gpurt_stats {
+    uint64_t launches, ctas, warp_insts, thread_insts;
+    double launch_seconds; /* wall time spent inside launches (emulation, and the sink's waits) */
+} gpurt_stats;
+void gpurt_get_stats(const gpurt *d, gpurt_stats *s);
+
 /* ---- extensions (gpuest-specific) ---- */
 
 /* ptxas resource usage, lines "KERNEL_MANGLED_NAME REGS STATIC_SHARED_BYTES"
@@ -100,10 +107,9 @@ typedef struct gpurt_sink {
 } gpurt_sink;
 void gpurt_set_sink(gpurt *d, const gpurt_sink *s); /* NULL detaches */
 
-/* Counters of what the device executed so far. */
-typedef struct gpurt_stats {
-    uint64_t launches, ctas, warp_insts, thread_insts;
-} gpurt_stats;
-void gpurt_get_stats(const gpurt *d, gpurt_stats *s);
+/* Called after every CTA with the running counters (for progress reports;
+ * must not call back into the device).  NULL detaches. */
+void gpurt_set_progress(gpurt *d, void (*fn)(void *ctx, const gpurt_stats *st), void *ctx);
+
 
 #endif
