@@ -164,9 +164,9 @@ static void hash_put(uint32_t *tab, uint32_t cap, uint32_t h, uint32_t idx)
     tab[i] = idx + 1;
 }
 
-int as_intern(as_kernel *K, const char *mn, size_t n, ge_err *e)
+static int intern_hashed(as_kernel *K, const char *mn, size_t n, uint32_t h, ge_err *e)
 {
-    uint32_t h = fnv1a(mn, n), mask = K->hash_cap - 1;
+    uint32_t mask = K->hash_cap - 1;
     for (uint32_t i = h & mask;; i = (i + 1) & mask) {
         uint32_t x = K->hash[i];
         if (!x)
@@ -206,6 +206,38 @@ int as_intern(as_kernel *K, const char *mn, size_t n, ge_err *e)
     K->nmn++;
     K->k.nopcodes = K->nmn;
     return (int)idx;
+}
+
+int as_intern(as_kernel *K, const char *mn, size_t n, ge_err *e)
+{
+    return intern_hashed(K, mn, n, fnv1a(mn, n), e);
+}
+
+/* Fast paths of ws_cta_push / ws_cta_push_addr for when the CTA's buffers
+ * have room (nearly always: they are reused from CTA to CTA). */
+static inline ws_inst *push_inst(ws_cta *c, ge_err *e)
+{
+    if (c->nwarps && c->ninst < c->inst_cap && c->ninst < UINT32_MAX - 1) {
+        ws_inst *in = &c->inst[c->ninst++];
+        memset(in, 0, sizeof *in);
+        in->addr = WS_NO_ADDR;
+        c->warps[c->nwarps - 1].ninst++;
+        return in;
+    }
+    return ws_cta_push(c, e);
+}
+
+static inline uint64_t *push_addr(ws_cta *c, ws_inst *in, ge_err *e)
+{
+    if (c->naddr + WS_WARP_SIZE <= c->addr_cap && c->naddr + WS_WARP_SIZE < UINT32_MAX) {
+        uint64_t *a = c->addr + c->naddr;
+        in->addr = (uint32_t)c->naddr;
+        if (in->mask != UINT32_MAX) /* with every lane active, parse_addrs fills all */
+            memset(a, 0, WS_WARP_SIZE * sizeof *a);
+        c->naddr += WS_WARP_SIZE;
+        return a;
+    }
+    return ws_cta_push_addr(c, in, e);
 }
 
 /* ---- one instruction ---- */
@@ -260,7 +292,7 @@ int as_parse_inst(as_kernel *K, char *line, ws_cta *cta, ge_err *e)
         return ge_errf(e, "expected a hex PC at the start of an instruction line");
     if (rd_hex(&p, &mask) || mask > UINT32_MAX)
         return ge_errf(e, "expected a 32-bit hex active mask");
-    ws_inst *in = ws_cta_push(cta, e);
+    ws_inst *in = push_inst(cta, e);
     if (!in)
         return -1;
     in->pc = pc;
@@ -273,11 +305,12 @@ int as_parse_inst(as_kernel *K, char *line, ws_cta *cta, ge_err *e)
             return ge_errf(e, "expected destination register R0..R65535");
     p = blank(p);
     const char *op = p;
+    uint32_t h = 2166136261u; /* FNV-1a while scanning the token */
     while (!sep(*p))
-        p++;
+        h = (h ^ (unsigned char)*p++) * 16777619u;
     if (p == op)
         return ge_errf(e, "missing opcode");
-    int idx = as_intern(K, op, (size_t)(p - op), e);
+    int idx = intern_hashed(K, op, (size_t)(p - op), h, e);
     if (idx < 0)
         return -1;
     in->opcode = (uint16_t)idx;
@@ -292,7 +325,7 @@ int as_parse_inst(as_kernel *K, char *line, ws_cta *cta, ge_err *e)
         return ge_errf(e, "bad memory width (0..255 bytes per lane)");
     in->size = (uint8_t)v;
     if (v > 0) {
-        uint64_t *a = ws_cta_push_addr(cta, in, e);
+        uint64_t *a = push_addr(cta, in, e);
         if (!a || parse_addrs(&p, in->mask, a, e))
             return -1;
     }
