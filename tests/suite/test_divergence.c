@@ -57,8 +57,6 @@
 #include "suite_source.h"
 #include "wstats.h"
 
-#pragma weak suite_source_open
-
 #define WARPS 256 /* 32 CTAs x 8 warps, see wl_divergence.c */
 #define MAX_INS 2048
 #define MAX_LABELS 256
@@ -202,11 +200,16 @@ static void run_counts(const char *name, uint32_t size, gpurt_stats *st)
 }
 
 /* The same numbers through the warp stream and wstats, when the suite
- * source is built in (the `gpuest stats` path). */
+ * source (workloads/suite/suite_source.c, in gpuest_ptx) is in the tree:
+ * the path `gpuest stats` takes. */
 static void check_stream(const char *name, uint32_t size, double expect_eff)
 {
-    if (!suite_source_open)
-        return;
+#ifndef HAVE_SUITE_SOURCE
+    (void)name;
+    (void)size;
+    (void)expect_eff;
+    print_message("(suite_source.c not in the tree: warp-stream cross-check skipped)\n");
+#else
     const wl_desc *w = suite_find(name);
     wl_params p = {size, 1};
     ws_source *src = NULL;
@@ -221,7 +224,9 @@ static void check_stream(const char *name, uint32_t size, double expect_eff)
         fail_msg("%s stream: %s", name, e.msg);
     double eff = wstats_simd_efficiency(&s.total);
     wstats_free(&s);
+    print_message("%s through suite_source + wstats: SIMD eff %.4f\n", name, eff);
     assert_true(eff > expect_eff - 1e-12 && eff < expect_eff + 1e-12);
+#endif
 }
 
 static void test_ifelse(void **state)

@@ -6,7 +6,12 @@
  * 128 bytes (one L1 line, four 32-byte sectors), and the slots are linked
  * into one random cycle (Sattolo's algorithm), so consecutive steps land in
  * unrelated lines and sets, and neither a stride prefetcher nor DRAM row
- * locality helps.  The three names differ only in their default footprint
+ * locality helps.  Because it is a single cycle, every other slot is
+ * visited exactly once between two visits of a slot; the footprint is
+ * contiguous, so it spreads evenly over the sets of a cache.  Hence, with
+ * LRU, a footprint within a cache's capacity hits on every step after the
+ * first lap, and a larger one misses on every step (random or pseudo-LRU
+ * replacement would let a few hits through).  The three names differ only in their default footprint
  * and in how they warm up, chosen for the configs in configs/ (L1 16-256
  * KB, L2 0.75-50 MB):
  *   pchase_l1    8 KB    fits every L1.  Launch 1 walks one lap; launch 2
