@@ -257,12 +257,13 @@ int cacti_group_prep(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti
     cacti_htree bi, bo, ut, ut2;
     cacti_htree_make(t, CACTI_HT_IN, 0, mat_w, mat_h, nh, nv, 0, din, dout, 1, &bi);
     cacti_htree_make(t, CACTI_HT_OUT, 0, mat_w, mat_h, nh, nv, 0, din, dout, 1, &bo);
+    /* banks no smaller than those mats plus the data-bus tracks between them */
     int nb = (int)s->banks, lb = log2i(nb);
-    double bw = nh * mat_w, bh = nv * mat_h;
+    double bw = bi.w, bh = bi.h;
     /* the bank arrangement depends on the bank's aspect: take the cheaper of both */
     int v1 = 1 << (lb / 2), v2 = 1 << (lb - lb / 2);
-    cacti_htree_wires(t, bw, bh, nb / v1, v1, &ut);
-    cacti_htree_wires(t, bw, bh, nb / v2, v2, &ut2);
+    cacti_htree_make(t, CACTI_HT_IN, 1, bw, bh, nb / v1, v1, 0, din, dout, 1, &ut);
+    cacti_htree_make(t, CACTI_HT_IN, 1, bw, bh, nb / v2, v2, 0, din, dout, 1, &ut2);
     if (ut2.delay < ut.delay)
         ut.delay = ut2.delay;
     if (ut2.dyn < ut.dyn)
@@ -270,7 +271,8 @@ int cacti_group_prep(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti
     gb->t_in = bi.delay + ut.delay;
     gb->t_out = bo.delay + ut.delay + R->wire_d;
     gb->t_row = R->row_pre.delay + R->row_dec.delay;
-    gb->e_tree = dbus * (bo.dyn + ut.dyn);
+    int addr_lb = log2i(dp.rows) * allp; /* at least the row address goes to every port */
+    gb->e_tree = dbus * (bo.dyn + ut.dyn) + addr_lb * (bi.dyn + ut.dyn);
     gb->e_mat_fixed = R->row_dec.dyn * 4.0 + R->row_pre.dyn + R->bl_pre_drv.pw.dyn * 4.0;
 
     /* a bound for every mux choice at once: bitline and sense amp with the
@@ -306,6 +308,7 @@ int cacti_group_prep(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti
                    cacti_horowitz(0, rd_m * (C_smx + cacti_gate_c(pd, t->rep_h.size * R->rep_n * wmin * (1 + r))),
                                   0.5, 0.5, 1);
     gb->t_lb = gb->t_in + gb->t_row + d_bl + d_sa + d_out + gb->t_out;
+    gb->out_lb = d_out + gb->t_out;
     long do_sub = rq->is_tag ? (long)rq->tagbits * A : (long)rq->out_w;
     int deg_min = (!rq->is_tag && A > 1) ? A : 1;
     long act = (long)floor((double)do_sub * deg_min / (4.0 * dp.cols));
@@ -322,7 +325,7 @@ int cacti_group_prep(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti
 }
 
 void cacti_split_bound(const cacti_req *rq, const cacti_dp *dp, cacti_matcache *mc, const cacti_gbound *gb,
-                       double *t_lb, double *e_lb, double *c_lb)
+                       double *t_lb, double *e_lb, double *c_lb, double *out_lb)
 {
     const cacti_matrow *R = cacti_matrow_get(rq->t, dp, mc);
     const cacti_muxdec *bm, *s1, *s2;
@@ -356,4 +359,5 @@ void cacti_split_bound(const cacti_req *rq, const cacti_dp *dp, cacti_matcache *
                    (c.out_e + R->wire_e) * dp->num_do_b_mat;
     *e_lb = dp->num_act_mats * e_mat + gb->e_tree;
     *c_lb = cyc;
+    *out_lb = c.d_out + gb->t_out;
 }

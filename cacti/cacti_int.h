@@ -361,11 +361,12 @@ typedef struct cacti_gbound {
     double e_mat_fixed;  /* per active mat: wordline drivers, row predecoder, precharge drivers */
     double c_fixed;      /* wordline decode + reset + bitline restore */
     double t_lb, e_lb, c_lb; /* bounds valid for every mux choice of the partition */
+    double out_lb;           /* bound on the part of t_lb after the subarray output driver input */
 } cacti_gbound;
 int cacti_group_prep(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti_matcache *mc,
                      cacti_gbound *gb);
 void cacti_split_bound(const cacti_req *rq, const cacti_dp *dp, cacti_matcache *mc, const cacti_gbound *gb,
-                       double *t_lb, double *e_lb, double *c_lb);
+                       double *t_lb, double *e_lb, double *c_lb, double *out_lb);
 int cacti_cam_eval(const cacti_req *rq, int ndbl, cacti_arr *a);
 
 /* ---- search (partition.c) ---- */

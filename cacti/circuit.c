@@ -85,6 +85,10 @@ double cacti_horowitz(double tin, double tf, double vs1, double vs2, int rise)
 
 static double binom(int n, int k)
 {
+    static const double small[5][5] = {
+        {1, 0, 0, 0, 0}, {1, 1, 0, 0, 0}, {1, 2, 1, 0, 0}, {1, 3, 3, 1, 0}, {1, 4, 6, 4, 1}};
+    if (n <= 4)
+        return small[n][k];
     double r = 1.0;
     for (int i = 1; i <= k; i++)
         r = r * (n - k + i) / i;
@@ -94,9 +98,11 @@ static double binom(int n, int k)
 /* Sum over states with k of n series devices off: k=1..n, leak*s^(k-1)*C(n,k). */
 static double series_off(double leak, int n)
 {
-    double s = 0.0;
-    for (int k = 1; k <= n; k++)
-        s += leak * pow(STACK_LEAK_FACTOR, k - 1) * binom(n, k);
+    double s = 0.0, f = 1.0;
+    for (int k = 1; k <= n; k++) {
+        s += leak * f * binom(n, k);
+        f *= STACK_LEAK_FACTOR;
+    }
     return s;
 }
 

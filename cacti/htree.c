@@ -27,6 +27,7 @@ typedef struct {
     const cacti_tech *t;
     int dir, uca;
     double delay, dyn, leak, gleak;
+    int want_leak;  /* node-gate leakage (only inter-bank trees report leakage; they have no gates) */
 } walk;
 
 /* NAND (input tree) or tri-state buffer (output tree) at a tree node driving
@@ -49,8 +50,10 @@ static void node_gate(walk *w, double s1, double s2, double nw)
                   (2 * cacti_drain_c(t, d, pton * ns * wp, CACTI_PCH, 1, 1, h) +
                    cacti_drain_c(t, d, ns * wn, CACTI_NCH, 1, 1, h) + 2 * cacti_gate_c(d, s2 * (wn + wp))) *
                   v2;
-        w->leak += cacti_isub(d, wn * ns * 2, wp * ns * 2, 2, CACTI_G_NAND) * d->Vdd * nw;
-        w->gleak += cacti_ig(d, wn * ns * 2, wp * ns * 2, 2, CACTI_G_NAND) * d->Vdd * nw;
+        if (w->want_leak) {
+            w->leak += cacti_isub(d, wn * ns * 2, wp * ns * 2, 2, CACTI_G_NAND) * d->Vdd * nw;
+            w->gleak += cacti_ig(d, wn * ns * 2, wp * ns * 2, 2, CACTI_G_NAND) * d->Vdd * nw;
+        }
     } else {
         double size = s1 * (1 + pton) / (3 + 3 * pton);
         if (size < 1)
@@ -68,14 +71,16 @@ static void node_gate(walk *w, double s1, double s2, double nw)
         double tc = res_nor * c_nand + (res_nor + res_pt) * c_pt;
         w->delay += cacti_horowitz(t->rep_out_rise, tc, d->Vth / d->Vdd, d->Vth / d->Vdd, 1);
         w->dyn += 0.5 * (c_nand + c_pt + cacti_gate_c(d, size * (wn + wp)) + cacti_gate_c(d, tr * (wn + wp))) * v2;
-        w->leak += (cacti_isub(d, wn * tr * 2, wp * tr * 2, 1, CACTI_G_INV) +
-                    cacti_isub(d, wn * size * 3, wp * size * 3, 2, CACTI_G_NAND) +
-                    cacti_isub(d, wn * size * 3, wp * size * 3, 2, CACTI_G_NOR)) *
-                   d->Vdd * nw;
-        w->gleak += (cacti_ig(d, wn * tr * 2, wp * tr * 2, 1, CACTI_G_INV) +
-                     cacti_ig(d, wn * size * 3, wp * size * 3, 2, CACTI_G_NAND) +
-                     cacti_ig(d, wn * size * 3, wp * size * 3, 2, CACTI_G_NOR)) *
-                    d->Vdd * nw;
+        if (w->want_leak) {
+            w->leak += (cacti_isub(d, wn * tr * 2, wp * tr * 2, 1, CACTI_G_INV) +
+                        cacti_isub(d, wn * size * 3, wp * size * 3, 2, CACTI_G_NAND) +
+                        cacti_isub(d, wn * size * 3, wp * size * 3, 2, CACTI_G_NOR)) *
+                       d->Vdd * nw;
+            w->gleak += (cacti_ig(d, wn * tr * 2, wp * tr * 2, 1, CACTI_G_INV) +
+                         cacti_ig(d, wn * size * 3, wp * size * 3, 2, CACTI_G_NAND) +
+                         cacti_ig(d, wn * size * 3, wp * size * 3, 2, CACTI_G_NOR)) *
+                        d->Vdd * nw;
+        }
     }
     (void)s2;
 }
@@ -126,7 +131,7 @@ void cacti_htree_make(const cacti_tech *t, int dir, int uca, double leaf_w, doub
     ht->h = ht_half * 2.0;
     ht->w = len * 2.0;
 
-    walk w = {t, dir, uca, 0, 0, 0, 0};
+    walk w = {t, dir, uca, 0, 0, 0, 0, 0};
     if (bits < 0) { /* wires only */
         w.uca = uca = 1;
         bits = 1;

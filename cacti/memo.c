@@ -232,13 +232,21 @@ static void canon(const cacti_spec *in, cacti_spec *out)
 
 static uint64_t hash_spec(const cacti_spec *k)
 {
+    /* the key is a zero-padded canonical copy: hash it as 64-bit words */
+    uint64_t h = 0x9E3779B97F4A7C15ull;
     const unsigned char *p = (const unsigned char *)k;
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < sizeof *k; i++) {
-        h ^= p[i];
-        h *= 1099511628211ull;
+    size_t n = sizeof *k;
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+        p += 8;
+        n -= 8;
     }
-    return h;
+    while (n--)
+        h = (h ^ *p++) * 0x100000001b3ull;
+    return h ^ (h >> 29);
 }
 
 static memo_ent *memo_find(const cacti_spec *k, uint64_t h)

@@ -124,18 +124,24 @@ static double obj_cost(const objective *o, double t, double e, double c)
     return o->wt * t + o->we * e + o->wc * c;
 }
 
-/* Bounds of the cache-level figures from the data array bounds. */
-static void lift_bounds(const objective *o, double *t, double *e, double *c)
+/* Bounds of the cache-level figures from the data array bounds (out: bound
+ * on the data array's delay from its output drivers to the output). */
+static void lift_bounds(const objective *o, double *t, double *e, double *c, double out)
 {
     if (!o->tag)
         return;
     *e += o->tag->e_read;
     if (o->tag->cycle_time > *c)
         *c = o->tag->cycle_time;
-    if (o->spec->access_mode == CACTI_ACCESS_SEQUENTIAL)
+    if (o->spec->access_mode == CACTI_ACCESS_SEQUENTIAL) {
         *t += o->tag->access_time;
-    else if (o->spec->access_mode == CACTI_ACCESS_FAST && o->tag->access_time > *t)
-        *t = o->tag->access_time;
+    } else if (o->spec->access_mode == CACTI_ACCESS_FAST) {
+        if (o->tag->access_time > *t)
+            *t = o->tag->access_time;
+    } else if (o->tag->access_time + out > *t) {
+        /* the way select waits for the tag, then the data leaves the array */
+        *t = o->tag->access_time + out;
+    }
 }
 
 static int feasible_lb(const objective *o, double t, double e, double c)
@@ -172,7 +178,72 @@ typedef struct {
     const objective *obj;
     const cacti_gbound *gb;
     arr_list *out;            /* exhaustive mode: every organisation */
+    /* organisations already evaluated by an earlier pass (open addressing) */
+    struct memo_slot {
+        uint64_t key;         /* 0 = empty */
+        int valid;
+        cacti_arr a;
+    } *memo;
+    size_t memo_cap, memo_n;
 } engine;
+
+static uint64_t org_key(const cand *x)
+{
+    uint64_t k = (uint64_t)cacti_ilog2((uint64_t)(x->nspd * 8.0)) & 0xff;
+    k = (k << 8) | (uint64_t)cacti_ilog2((uint64_t)x->ndwl);
+    k = (k << 8) | (uint64_t)cacti_ilog2((uint64_t)x->ndbl);
+    k = (k << 8) | (uint64_t)cacti_ilog2((uint64_t)x->ndcm);
+    k = (k << 8) | (uint64_t)cacti_ilog2((uint64_t)x->s1);
+    k = (k << 8) | (uint64_t)cacti_ilog2((uint64_t)x->s2);
+    return k | (1ull << 63);
+}
+
+/* Evaluate (or recall) one organisation; 0 if invalid, -1 on allocation failure. */
+static int eval_cand(engine *en, const cand *x, cacti_arr *out)
+{
+    uint64_t k = org_key(x);
+    if (en->memo_cap) {
+        size_t i = (size_t)(k * 0x9E3779B97F4A7C15ull >> 20) & (en->memo_cap - 1);
+        while (en->memo[i].key) {
+            if (en->memo[i].key == k) {
+                if (!en->memo[i].valid)
+                    return 0;
+                *out = en->memo[i].a;
+                return 1;
+            }
+            i = (i + 1) & (en->memo_cap - 1);
+        }
+    }
+    cacti_dp dp;
+    int valid = cacti_dp_init(en->rq, x->nspd, x->ndwl, x->ndbl, x->ndcm, x->s1, x->s2, &dp) &&
+                cacti_arr_eval(en->rq, &dp, en->mc, out);
+    if ((en->memo_n + 1) * 2 > en->memo_cap) {
+        size_t nc = en->memo_cap ? 2 * en->memo_cap : 256;
+        struct memo_slot *nm = calloc(nc, sizeof *nm);
+        if (!nm)
+            return -1;
+        for (size_t j = 0; j < en->memo_cap; j++) {
+            if (!en->memo[j].key)
+                continue;
+            size_t i = (size_t)(en->memo[j].key * 0x9E3779B97F4A7C15ull >> 20) & (nc - 1);
+            while (nm[i].key)
+                i = (i + 1) & (nc - 1);
+            nm[i] = en->memo[j];
+        }
+        free(en->memo);
+        en->memo = nm;
+        en->memo_cap = nc;
+    }
+    size_t i = (size_t)(k * 0x9E3779B97F4A7C15ull >> 20) & (en->memo_cap - 1);
+    while (en->memo[i].key)
+        i = (i + 1) & (en->memo_cap - 1);
+    en->memo[i].key = k;
+    en->memo[i].valid = valid;
+    if (valid)
+        en->memo[i].a = *out;
+    en->memo_n++;
+    return valid;
+}
 
 /* Enumerate the valid mux choices of a partition; fn returns non-zero to stop. */
 typedef int (*split_fn)(engine *e, const cacti_dp *dp, int ndcm, int s1, int s2);
@@ -206,9 +277,9 @@ static int for_splits(engine *en, double nspd, int ndwl, int ndbl, split_fn fn)
 
 static int bound_split(engine *en, const cacti_dp *dp, int ndcm, int s1, int s2)
 {
-    double tl, el, cl;
-    cacti_split_bound(en->rq, dp, en->mc, en->gb, &tl, &el, &cl);
-    lift_bounds(en->obj, &tl, &el, &cl);
+    double tl, el, cl, ol;
+    cacti_split_bound(en->rq, dp, en->mc, en->gb, &tl, &el, &cl, &ol);
+    lift_bounds(en->obj, &tl, &el, &cl, ol);
     if (!feasible_lb(en->obj, tl, el, cl))
         return 0;
     if (en->nc == en->cap) {
@@ -268,6 +339,7 @@ static cacti_status engine_init(engine *en, const cacti_req *rq, double nspd_min
 
 static void engine_free(engine *en)
 {
+    free(en->memo);
     free(en->mc);
     free(en->groups);
     free(en->c);
@@ -282,7 +354,7 @@ static cacti_status engine_run(engine *en, const objective *o, cacti_arr *best, 
     for (size_t i = 0; i < en->ng; i++) {
         cand *g = &en->groups[i];
         double tl = g->gb.t_lb, el = g->gb.e_lb, cl = g->gb.c_lb;
-        lift_bounds(o, &tl, &el, &cl);
+        lift_bounds(o, &tl, &el, &cl, g->gb.out_lb);
         g->key = feasible_lb(o, tl, el, cl) ? obj_cost(o, tl, el, cl) : DBL_MAX;
     }
     qsort(en->groups, en->ng, sizeof *en->groups, cand_cmp);
@@ -300,10 +372,11 @@ static cacti_status engine_run(engine *en, const objective *o, cacti_arr *best, 
             const cand *x = &en->c[i];
             if (x->key >= best_cost)
                 break;
-            cacti_dp dp;
             cacti_arr a;
-            if (!cacti_dp_init(en->rq, x->nspd, x->ndwl, x->ndbl, x->ndcm, x->s1, x->s2, &dp) ||
-                !cacti_arr_eval(en->rq, &dp, en->mc, &a))
+            int v = eval_cand(en, x, &a);
+            if (v < 0)
+                return cacti_fail(CACTI_ENOMEM, "out of memory during the organisation search");
+            if (!v)
                 continue;
             figs f;
             combine(o->spec, o->tag, &a, &f);
@@ -447,9 +520,12 @@ static cacti_status choose_bnb(engine *en, const cacti_spec *s, cacti_objective 
     double mn[3] = {0, 0, 0}; /* t, e, cycle */
     int need[3] = {1, 0, 0};
     if (kind == CACTI_OPT_WEIGHTED) {
-        need[1] = w[CACTI_M_DYN] != 0 || dev[CACTI_M_DYN] < NO_LIMIT_PCT;
-        need[2] = w[CACTI_M_CYCLE] != 0 || dev[CACTI_M_CYCLE] < NO_LIMIT_PCT;
-        need[0] = w[CACTI_M_DELAY] != 0 || dev[CACTI_M_DELAY] < NO_LIMIT_PCT;
+        /* a minimum is needed for a deviation limit, or to normalise when
+         * more than one metric is weighed (one weight: argmin is unchanged) */
+        int nw = (w[CACTI_M_DELAY] != 0) + (w[CACTI_M_DYN] != 0) + (w[CACTI_M_CYCLE] != 0);
+        need[0] = (nw > 1 && w[CACTI_M_DELAY] != 0) || dev[CACTI_M_DELAY] < NO_LIMIT_PCT;
+        need[1] = (nw > 1 && w[CACTI_M_DYN] != 0) || dev[CACTI_M_DYN] < NO_LIMIT_PCT;
+        need[2] = (nw > 1 && w[CACTI_M_CYCLE] != 0) || dev[CACTI_M_CYCLE] < NO_LIMIT_PCT;
     }
     for (int k = 0; k < 3; k++) {
         if (!need[k])
@@ -482,9 +558,9 @@ static cacti_status choose_bnb(engine *en, const cacti_spec *s, cacti_objective 
         return engine_run(en, &o, best, found);
     }
     o.product = 0;
-    o.wt = need[0] && w[CACTI_M_DELAY] != 0 ? w[CACTI_M_DELAY] / mn[0] : 0.0;
-    o.we = need[1] && w[CACTI_M_DYN] != 0 ? w[CACTI_M_DYN] / mn[1] : 0.0;
-    o.wc = need[2] && w[CACTI_M_CYCLE] != 0 ? w[CACTI_M_CYCLE] / mn[2] : 0.0;
+    o.wt = w[CACTI_M_DELAY] != 0 ? w[CACTI_M_DELAY] / (need[0] ? mn[0] : 1.0) : 0.0;
+    o.we = w[CACTI_M_DYN] != 0 ? w[CACTI_M_DYN] / (need[1] ? mn[1] : 1.0) : 0.0;
+    o.wc = w[CACTI_M_CYCLE] != 0 ? w[CACTI_M_CYCLE] / (need[2] ? mn[2] : 1.0) : 0.0;
     if (dev[CACTI_M_DELAY] < NO_LIMIT_PCT)
         o.tmax = mn[0] * (1.0 + dev[CACTI_M_DELAY] / 100.0);
     if (dev[CACTI_M_DYN] < NO_LIMIT_PCT)
@@ -503,9 +579,12 @@ static cacti_status choose_array(const cacti_req *rq, double nspd_min, cacti_obj
     cacti_status st = engine_init(&en, rq, nspd_min);
     *found = 0;
     /* leakage and area have no useful bounds: such objectives search everything */
+    /* with no weight CACTI keeps the first organisation (in enumeration order)
+     * within the limits: that too needs the full list */
     int simple = !(kind == CACTI_OPT_WEIGHTED &&
                    (w[CACTI_M_LEAK] != 0 || w[CACTI_M_AREA] != 0 || dev[CACTI_M_LEAK] < NO_LIMIT_PCT ||
-                    dev[CACTI_M_AREA] < NO_LIMIT_PCT));
+                    dev[CACTI_M_AREA] < NO_LIMIT_PCT ||
+                    (w[CACTI_M_DELAY] == 0 && w[CACTI_M_DYN] == 0 && w[CACTI_M_CYCLE] == 0)));
     if (st == CACTI_OK && simple && !exhaustive) {
         st = choose_bnb(&en, rq->spec, kind, w, dev, tag, best, found);
     } else if (st == CACTI_OK) {
