@@ -139,6 +139,9 @@ enum {
     PTX_F_WARP = 1 << 13,   /* bar.warp.sync */
     PTX_F_PAIR = 1 << 14,   /* two destinations d|p */
     PTX_F_RED = 1 << 15,    /* bar.red */
+    /* set by ptx_cfg.c: in a kernel, every path from here reaches the exit
+     * without a barrier (threads parked here count as exited at barriers) */
+    PTX_F_EXITFREE = 1 << 16,
 };
 
 /* Rounding (ptx_inst.rnd). */
@@ -228,8 +231,8 @@ typedef struct ptx_inst {
     uint8_t nopnd;
     uint8_t guard_neg;
     uint8_t nws;      /* ws registers: ndst | nsrc << 4 */
-    uint16_t flags;   /* PTX_F_* */
     uint16_t mnem;    /* index into ptx_module.mnems */
+    uint32_t flags;   /* PTX_F_* */
     uint32_t guard;   /* predicate register + 1, 0 = unguarded */
     uint32_t func;    /* owning function */
     uint32_t line;    /* source line */

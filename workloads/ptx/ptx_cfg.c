@@ -27,6 +27,13 @@
  * chain (per-thread call stacks in ptx_cta_step), whether the kernel can
  * reach a barrier, and its static shared memory.
  *
+ * Exit-free instructions.  In a kernel, an instruction from which every
+ * path reaches the exit without a barrier is marked PTX_F_EXITFREE.  Lanes
+ * of a warp parked at such a reconvergence point (typically `if (tid >= n)
+ * return;` compiled as a branch to the final ret) can only exit, so at a
+ * barrier they count as exited, as the hardware's independent thread
+ * scheduling (or ptxas's predicated EXIT) would let them; see ptx_cta.c.
+ *
  * Register estimate.  PTX registers are virtual and unlimited, so their
  * number says nothing about occupancy.  When ptxas figures are absent the
  * kernel reports the maximum number of simultaneously live 32-bit values
@@ -298,11 +305,62 @@ static uint32_t cfg_maxlive(const ptx_module *m, const ptx_func *f, const cfg *g
     return best;
 }
 
-static int func_cfg(ptx_module *m, uint32_t fi, ge_err *e)
+static int is_barrier(const ptx_module *m, const ptx_inst *in, const uint8_t *func_bar)
+{
+    if ((in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) && !(in->flags & (PTX_F_WARP | PTX_F_ARRIVE)))
+        return 1;
+    (void)m;
+    return in->op == PTX_OP_CALL && func_bar[in->target];
+}
+
+/* Mark the instructions of a kernel from which every path reaches the exit
+ * without a barrier (a greatest fixed point over the blocks). */
+static int mark_exit_free(ptx_module *m, const ptx_func *f, const cfg *g, const uint8_t *func_bar, ge_err *e)
+{
+    uint32_t nb = g->nb;
+    ptx_inst *I = m->insts + f->first;
+    uint8_t *ok = malloc(nb + 1);
+    if (!ok)
+        return ge_errf(e, "out of memory");
+    for (uint32_t b = 0; b < nb; b++) {
+        ok[b] = 1;
+        for (uint32_t i = g->start[b]; i < g->start[b + 1]; i++)
+            if (is_barrier(m, &I[i], func_bar))
+                ok[b] = 0;
+    }
+    ok[nb] = 1;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t b = 0; b < nb; b++)
+            for (int s = 0; s < 2 && ok[b]; s++) {
+                uint32_t t = g->succ[2 * b + s];
+                if (t != UINT32_MAX && !ok[t])
+                    ok[b] = 0, changed = 1;
+            }
+    }
+    for (uint32_t b = 0; b < nb; b++) {
+        int tail = 1; /* the rest of the block and its successors are barrier-free */
+        for (int s = 0; s < 2; s++) {
+            uint32_t t = g->succ[2 * b + s];
+            if (t != UINT32_MAX && !ok[t])
+                tail = 0;
+        }
+        for (uint32_t i = g->start[b + 1]; i-- > g->start[b];) {
+            if (is_barrier(m, &I[i], func_bar))
+                tail = 0;
+            if (tail)
+                I[i].flags |= PTX_F_EXITFREE;
+        }
+    }
+    free(ok);
+    return 0;
+}
+
+static int func_cfg(ptx_module *m, uint32_t fi, const uint8_t *func_bar, ge_err *e)
 {
     ptx_func *f = &m->funcs[fi];
     cfg g;
-    if (cfg_build(m, f, &g, e) || cfg_ipdom(&g, e)) {
+    if (cfg_build(m, f, &g, e) || cfg_ipdom(&g, e) || (f->is_kernel && mark_exit_free(m, f, &g, func_bar, e))) {
         cfg_free(&g);
         return -1;
     }
@@ -451,13 +509,37 @@ static int kernel_layout(ptx_module *m, uint32_t k, uint32_t *memo, ge_err *e)
     return 0;
 }
 
+/* Functions that can execute a barrier, directly or through calls. */
+static uint8_t *barrier_funcs(const ptx_module *m)
+{
+    uint8_t *fb = calloc(m->nfuncs + 1, 1);
+    if (!fb)
+        return NULL;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t f = 0; f < m->nfuncs; f++) {
+            const ptx_func *F = &m->funcs[f];
+            for (uint32_t i = 0; i < F->ninst && !F->is_extern && !fb[f]; i++)
+                if (is_barrier(m, &m->insts[F->first + i], fb))
+                    fb[f] = 1, changed = 1;
+        }
+    }
+    return fb;
+}
+
 int ptx_cfg_module(ptx_module *m, ge_err *e)
 {
-    for (uint32_t f = 0; f < m->nfuncs; f++)
-        if (!m->funcs[f].is_extern && func_cfg(m, f, e))
-            return -1;
     if (check_recursion(m, e))
         return -1;
+    uint8_t *fb = barrier_funcs(m);
+    if (!fb)
+        return ge_errf(e, "out of memory");
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        if (!m->funcs[f].is_extern && func_cfg(m, f, fb, e)) {
+            free(fb);
+            return -1;
+        }
+    free(fb);
     m->layouts = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *m->layouts);
     uint32_t *memo = malloc((m->nfuncs + 1) * sizeof *memo);
     if (!m->layouts || !memo) {

@@ -18,20 +18,26 @@
  * until it exits or arrives at a barrier; a barrier releases when the
  * threads that arrived reach its count (bar.sync a, b) or, without a count,
  * when every thread that has not exited arrived (exited threads count as
- * arrived, as in CUDA).  If every warp is waiting and nothing can release,
- * that is a deadlock, reported with the line (a barrier reached by part of a
- * diverged warp is one: with a PDOM stack the other part cannot run until
- * the warp reconverges).
+ * arrived, as in CUDA).  Lanes parked at a reconvergence point from which
+ * they can only reach the exit without another barrier (the usual `if (tid
+ * >= n) return;` before a __syncthreads) count as exited too, as they would
+ * on hardware with independent thread scheduling.  If every warp is waiting
+ * and nothing can release, that is a deadlock, reported with the line (a
+ * barrier reached by part of a diverged warp whose other part must still
+ * reach it is one: with a PDOM stack the other part cannot run until the
+ * warp reconverges).
  *
  * Thread mode (ptx_cta_step) keeps a pc, a state and a call stack per thread
  * instead and executes any set of threads at a common pc, grouping them by
  * home warp for the data work (see ptx.h).
  *
  * Stream.  Each executed warp instruction becomes a ws_inst: pc = index *
- * PTX_PC_STRIDE, mask = active lanes with a true guard (as the NVBit tracer
- * records it, so predicated-off instructions appear with mask 0), the
- * kernel-relative register ids, and for memory instructions the per-lane
- * addresses.  Instructions are staged per warp and concatenated warp after
+ * PTX_PC_STRIDE, mask = the lanes that execute it: for a branch every active
+ * lane (its guard is the branch condition), for any other instruction the
+ * active lanes whose guard is true (a predicated-off instruction still
+ * appears, with mask 0, as in NVBit traces); the thread-instruction counters
+ * count the same lanes.  It carries the kernel-relative register ids and,
+ * for memory instructions, the per-lane addresses.  Instructions are staged per warp and concatenated warp after
  * warp at the end of the CTA, as the ws_cta layout requires.
  *
  * Parameters of .func calls live in a per-thread frame (ptx_layout.frame):
@@ -346,10 +352,39 @@ static int bar_arrive(ptx_cta *c, uint32_t w, const ptx_inst *in, uint32_t mask)
     return b;
 }
 
+/* Lanes of a waiting warp parked below its top entry at an exit-free pc:
+ * they can only exit, so a barrier does not wait for them. */
+static uint32_t parked_exit(const ptx_cta *c, const ptx_warp *W)
+{
+    if (W->state != W_BAR || !W->sp)
+        return 0;
+    uint32_t covered = W->stk[W->sp - 1].mask, parked = 0;
+    for (size_t i = W->sp - 1; i-- > 0;) {
+        const simt_entry *s = &W->stk[i];
+        uint32_t here = s->mask & ~covered;
+        if (here && s->pc != PC_EXIT && (c->m->insts[s->pc].flags & PTX_F_EXITFREE))
+            parked |= here;
+        covered |= s->mask;
+    }
+    return parked;
+}
+
+/* Threads barrier b waits for: its count, or every thread that has not
+ * exited (in warp mode, less those parked on their way to the exit). */
+static uint32_t bar_need(const ptx_cta *c, int b)
+{
+    if (c->bar_count[b])
+        return c->bar_count[b];
+    uint32_t need = c->live_threads;
+    if (c->mode == 1)
+        for (uint32_t w = 0; w < c->nwarps; w++)
+            need -= (uint32_t)__builtin_popcount(parked_exit(c, &c->w[w]));
+    return need;
+}
+
 static int bar_ready(const ptx_cta *c, int b)
 {
-    uint32_t need = c->bar_count[b] ? c->bar_count[b] : c->live_threads;
-    return c->bar_arrived[b] >= need;
+    return c->bar_arrived[b] >= bar_need(c, b);
 }
 
 /* bar.red result for the threads of warp w at instruction in. */
@@ -552,8 +587,7 @@ int ptx_cta_run(ptx_cta *c, ws_cta *out, ge_err *e)
                                    "%s:%u: barrier deadlock in kernel %s, block (%u,%u,%u): %u of %u threads arrived "
                                    "at barrier %d (a barrier inside divergent code?)",
                                    c->m->name, in->line, ptx_str(c->m, c->m->funcs[c->L->kernel].name), c->ctaid[0],
-                                   c->ctaid[1], c->ctaid[2], c->bar_arrived[b],
-                                   c->bar_count[b] ? c->bar_count[b] : c->live_threads, b);
+                                   c->ctaid[1], c->ctaid[2], c->bar_arrived[b], bar_need(c, b), b);
                 }
             }
             return ge_errf(e, "%s: internal: no warp can run", c->m->name);

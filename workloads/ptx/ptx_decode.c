@@ -1297,7 +1297,7 @@ static int decode_op(dec *D)
     ptx_inst *in = &D->in;
     int op = in->op;
     in->rnd = (uint8_t)M->rnd;
-    in->flags |= (uint16_t)(M->flags & (PTX_F_FTZ | PTX_F_SAT | PTX_F_APPROX | PTX_F_CC | PTX_F_NC | PTX_F_TO |
+    in->flags |= (uint32_t)(M->flags & (PTX_F_FTZ | PTX_F_SAT | PTX_F_APPROX | PTX_F_CC | PTX_F_NC | PTX_F_TO |
                                         PTX_F_NAN | PTX_F_WRAP | PTX_F_UNI | PTX_F_SHIFTAMT | PTX_F_ARRIVE |
                                         PTX_F_WARP | PTX_F_RED | PTX_F_WIDE));
     in->space = (uint8_t)M->space;
