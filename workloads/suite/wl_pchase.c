@@ -3,8 +3,10 @@
  * pchase_l1, pchase_l2 and pchase_dram (cuda/pchase.cu).
  *
  * Size = footprint in KB.  The footprint is cut into slots of PC_STRIDE =
- * 128 bytes (one L1 line, four 32-byte sectors), and the slots are linked
- * into one random cycle (Sattolo's algorithm), so consecutive steps land in
+ * 128 bytes (one L1 line, four 32-byte sectors); the first 8 bytes of each
+ * slot hold the device address of the next slot (so the kernel chases
+ * pointers with no index arithmetic), and the slots are linked into one
+ * random cycle (Sattolo's algorithm), so consecutive steps land in
  * unrelated lines and sets, and neither a stride prefetcher nor DRAM row
  * locality helps.  Because it is a single cycle, every other slot is
  * visited exactly once between two visits of a slot; the footprint is
@@ -30,7 +32,7 @@
  * pchase_l1 is 64 steps against 16383, a 0.4% share; its L2 latency biases
  * the average by about 2%).  On hardware, out[1] holds the clock64 cycles
  * of the timed steps alone.  The check follows the chain on the CPU and
- * compares the final slot index (exact).
+ * compares the final pointer (exact).
  */
 #include "suite_embed.h"
 #include "wl_util.h"
@@ -50,23 +52,21 @@ static int pchase_run(const wl_desc *w, int level, gpurt *dev, const wl_params *
 {
     wl_ctx c;
     int rc = -1;
-    uint32_t *next;
-    uint64_t out[2];
+    uint64_t *next, out[2];
+    uint32_t *order;
     gpurt_ptr dnext, dout;
     if (wl_begin(&c, dev, p, e, w, 1, 1u << 20))
         goto out;
-    size_t bytes = (size_t)c.size * 1024;
-    uint32_t words = (uint32_t)(bytes / 4), per = PC_STRIDE / 4, slots = (uint32_t)(bytes / PC_STRIDE);
+    size_t bytes = (size_t)c.size * 1024, words = bytes / 8, per = PC_STRIDE / 8;
+    uint32_t slots = (uint32_t)(bytes / PC_STRIDE);
     if (slots < 2) {
         rc = ge_errf(e, "%s: footprint %u KB holds fewer than 2 slots of %d bytes", w->name, c.size, PC_STRIDE);
         goto out;
     }
-    if (!(next = wl_host(&c, words, sizeof *next)))
+    if (!(next = wl_host(&c, words, sizeof *next)) || !(order = wl_host(&c, slots, sizeof *order)))
         goto out;
-    /* Sattolo: a uniformly random single cycle over the slots. */
-    uint32_t *order = wl_host(&c, slots, sizeof *order);
-    if (!order)
-        goto out;
+    /* Sattolo: order[] becomes a uniformly random permutation with a single
+     * cycle; slot i links to slot order[i]. */
     wl_rng r;
     wl_rng_seed(&r, c.seed, 15);
     for (uint32_t i = 0; i < slots; i++)
@@ -77,37 +77,42 @@ static int pchase_run(const wl_desc *w, int level, gpurt *dev, const wl_params *
         order[i] = order[j];
         order[j] = t;
     }
-    /* order[] is a permutation with one cycle: slot i links to slot order[i]. */
-    for (uint32_t i = 0; i < slots; i++)
-        next[(size_t)i * per] = order[i] * per;
-    if (!(dnext = wl_upload(&c, next, (size_t)words * sizeof *next)) || !(dout = wl_alloc(&c, sizeof out)))
+    /* The links are device addresses, known once the array is allocated. */
+    if (!(dnext = wl_alloc(&c, bytes)) || !(dout = wl_alloc(&c, sizeof out)))
         goto out;
-    uint32_t start = 0, zero = 0, warm, steps;
+    for (uint32_t i = 0; i < slots; i++)
+        next[(size_t)i * per] = dnext + (uint64_t)order[i] * PC_STRIDE;
+    if (wl_h2d(&c, dnext, next, bytes))
+        goto out;
+    uint32_t zero = 0, warm, steps;
     gpurt_dim3 one = gpurt_dim(1, 1, 1);
     if (level == PC_DRAM) {
         warm = 0;
         steps = slots < PC_DRAM_STEPS ? slots : PC_DRAM_STEPS;
     } else {
-        void *args[] = {&dnext, &start, &zero, &slots, &dout};
+        void *args[] = {&dnext, &zero, &slots, &dout};
         if (wl_launch(&c, "pchase", one, one, 0, args) || wl_download(&c, out, dout, sizeof out))
             goto out;
-        if (out[0] != 0) { /* one full lap of a single cycle returns to the start */
-            rc = wl_verify_fail(&c, "warm-up lap: expected to end at word 0, got %llu", (unsigned long long)out[0]);
+        if (out[0] != dnext) { /* one full lap of a single cycle returns to the start */
+            rc = wl_verify_fail(&c, "warm-up lap: expected to end at 0x%llx, got 0x%llx", (unsigned long long)dnext,
+                                (unsigned long long)out[0]);
             goto out;
         }
         warm = level == PC_L1 ? slots : 0;
         steps = PC_STEPS;
     }
-    void *args[] = {&dnext, &start, &warm, &steps, &dout};
+    void *args[] = {&dnext, &warm, &steps, &dout};
     if (wl_launch(&c, "pchase", one, one, 0, args) || wl_download(&c, out, dout, sizeof out))
         goto out;
-    uint32_t j = start;
+    uint32_t slot = 0;
     for (uint64_t s = 0; s < (uint64_t)warm + steps; s++)
-        j = next[j];
-    uint64_t got = out[0];
+        slot = order[slot];
+    uint64_t expect = dnext + (uint64_t)slot * PC_STRIDE, got = out[0];
     if (wl_fault_now(&c))
-        got ^= 1u;
-    rc = got == j ? 0 : wl_verify_fail(&c, "final word index: expected %u, got %llu", j, (unsigned long long)got);
+        got ^= 8u;
+    rc = got == expect ? 0
+                       : wl_verify_fail(&c, "final pointer: expected 0x%llx (slot %u), got 0x%llx",
+                                        (unsigned long long)expect, slot, (unsigned long long)got);
 out:
     return wl_end(&c, rc);
 }
