@@ -273,6 +273,8 @@ int ptx_exec_cvt(ptx_ex *x)
                 LANES(mask, d[l] = (uint64_t)sxt(a[l], as) & DM);
             else
                 LANES(mask, d[l] = a[l] & tmask(as) & DM);
+            if (sd && ds < 8) /* a signed result fills a wider register with its sign */
+                LANES(mask, d[l] = (uint64_t)sxt(d[l], ds));
             return 0;
         }
         double lo, hi;
@@ -292,6 +294,8 @@ int ptx_exec_cvt(ptx_ex *x)
                 d[l] = (uint64_t)(v > mx ? mx : v) & DM;
             }
         });
+        if (sd && ds < 8)
+            LANES(mask, d[l] = (uint64_t)sxt(d[l], ds));
         return 0;
     }
     if (fa && !fd) { /* float to integer: round, saturate, NaN -> 0 */
@@ -318,7 +322,7 @@ int ptx_exec_cvt(ptx_ex *x)
                 r = (uint64_t)(int64_t)v;
             else
                 r = (uint64_t)v;
-            d[l] = r & DM;
+            d[l] = ptx_types[dt].kind == 's' ? (uint64_t)sxt(r, ds) : r & DM;
         });
         return 0;
     }
