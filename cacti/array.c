@@ -234,7 +234,7 @@ int cacti_arr_eval(const cacti_req *rq, const cacti_dp *dp, cacti_matcache *mc, 
 }
 
 int cacti_group_prep(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti_matcache *mc,
-                     cacti_gbound *gb)
+                     cacti_gbound *gb, int with_trees)
 {
     const cacti_tech *t = rq->t;
     const cacti_spec *s = rq->spec;
@@ -253,26 +253,43 @@ int cacti_group_prep(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti
     int do_port = rq->is_tag ? A : rq->out_w, di_port = rq->is_tag ? rq->tagbits : rq->out_w + A;
     int din = di_port * ports_in, dout = do_port * ports_out;
     int dbus = dout > din ? dout : din;
-    /* in-bank trees with their node gates over the smallest mats */
-    cacti_htree bi, bo, ut, ut2;
-    cacti_htree_make(t, CACTI_HT_IN, 0, mat_w, mat_h, nh, nv, 0, din, dout, 1, &bi);
-    cacti_htree_make(t, CACTI_HT_OUT, 0, mat_w, mat_h, nh, nv, 0, din, dout, 1, &bo);
-    /* banks no smaller than those mats plus the data-bus tracks between them */
-    int nb = (int)s->banks, lb = log2i(nb);
-    double bw = bi.w, bh = bi.h;
-    /* the bank arrangement depends on the bank's aspect: take the cheaper of both */
-    int v1 = 1 << (lb / 2), v2 = 1 << (lb - lb / 2);
-    cacti_htree_make(t, CACTI_HT_IN, 1, bw, bh, nb / v1, v1, 0, din, dout, 1, &ut);
-    cacti_htree_make(t, CACTI_HT_IN, 1, bw, bh, nb / v2, v2, 0, din, dout, 1, &ut2);
-    if (ut2.delay < ut.delay)
-        ut.delay = ut2.delay;
-    if (ut2.dyn < ut.dyn)
-        ut.dyn = ut2.dyn;
-    gb->t_in = bi.delay + ut.delay;
-    gb->t_out = bo.delay + ut.delay + R->wire_d;
+    if (with_trees) {
+        /* in-bank trees with their node gates over the smallest mats */
+        cacti_htree bi, bo, ut, ut2;
+        cacti_htree_make(t, CACTI_HT_IN, 0, mat_w, mat_h, nh, nv, 0, din, dout, 1, &bi);
+        cacti_htree_make(t, CACTI_HT_OUT, 0, mat_w, mat_h, nh, nv, 0, din, dout, 1, &bo);
+        /* banks no smaller than those mats plus the data-bus tracks between them */
+        int nb = (int)s->banks, lb = log2i(nb);
+        double bw = bi.w, bh = bi.h;
+        /* the bank arrangement depends on the bank's aspect: take the cheaper of both */
+        int v1 = 1 << (lb / 2), v2 = 1 << (lb - lb / 2);
+        cacti_htree_make(t, CACTI_HT_IN, 1, bw, bh, nb / v1, v1, 0, din, dout, 1, &ut);
+        cacti_htree_make(t, CACTI_HT_IN, 1, bw, bh, nb / v2, v2, 0, din, dout, 1, &ut2);
+        if (ut2.delay < ut.delay)
+            ut.delay = ut2.delay;
+        if (ut2.dyn < ut.dyn)
+            ut.dyn = ut2.dyn;
+        gb->t_in = bi.delay + ut.delay;
+        gb->t_out = bo.delay + ut.delay + R->wire_d;
+        /* address bits: the row, the mux selects that deliver the output width,
+         * the choice of a mat row; for every port */
+        double mux_min = log2((double)dp.cols * 4.0 / (rq->is_tag ? (double)rq->tagbits * A : (double)rq->out_w));
+        if (!rq->is_tag && A > 1)
+            mux_min -= log2((double)A);
+        if (mux_min < 0)
+            mux_min = 0;
+        int addr_lb = (log2i(dp.rows) + (int)floor(mux_min) + log2i(nv)) * allp;
+        gb->e_addr_bit = bi.dyn + ut.dyn;
+        gb->e_tree = dbus * (bo.dyn + ut.dyn) + addr_lb * gb->e_addr_bit;
+        gb->e_data_tree = dbus * (bo.dyn + ut.dyn);
+    } else {
+        /* cheap bound: no H-trees (they only add delay and energy) */
+        gb->t_in = 0.0;
+        gb->t_out = R->wire_d;
+        gb->e_addr_bit = 0.0;
+        gb->e_tree = gb->e_data_tree = 0.0;
+    }
     gb->t_row = R->row_pre.delay + R->row_dec.delay;
-    int addr_lb = log2i(dp.rows) * allp; /* at least the row address goes to every port */
-    gb->e_tree = dbus * (bo.dyn + ut.dyn) + addr_lb * (bi.dyn + ut.dyn);
     gb->e_mat_fixed = R->row_dec.dyn * 4.0 + R->row_pre.dyn + R->bl_pre_drv.pw.dyn * 4.0;
 
     /* a bound for every mux choice at once: bitline and sense amp with the
@@ -357,7 +374,8 @@ void cacti_split_bound(const cacti_req *rq, const cacti_dp *dp, cacti_matcache *
     *t_lb = gb->t_in + before + c.d_out + gb->t_out;
     double e_mat = gb->e_mat_fixed + e_mux + c.e_col_rd * 4.0 * R->cols + c.e_sa_one * nsa * 4.0 +
                    (c.out_e + R->wire_e) * dp->num_do_b_mat;
-    *e_lb = dp->num_act_mats * e_mat + gb->e_tree;
+    int addr = (dp->addr_bits_mat + dp->subbank_decode_bits) * (dp->rwp + dp->erp + dp->ewp);
+    *e_lb = dp->num_act_mats * e_mat + gb->e_data_tree + addr * gb->e_addr_bit;
     *c_lb = cyc;
     *out_lb = c.d_out + gb->t_out;
 }

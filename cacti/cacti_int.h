@@ -357,14 +357,16 @@ int cacti_dp_rows(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti_dp
 typedef struct cacti_gbound {
     double t_in, t_out;  /* H-tree wires in and out (out includes the subarray output wire) */
     double t_row;        /* row predecode + decode */
-    double e_tree;       /* data bus over the H-tree wires */
+    double e_tree;       /* data bus and fewest address bits over the H-trees */
+    double e_data_tree;  /* data bus only */
+    double e_addr_bit;   /* one address bit over the in-bank and inter-bank trees */
     double e_mat_fixed;  /* per active mat: wordline drivers, row predecoder, precharge drivers */
     double c_fixed;      /* wordline decode + reset + bitline restore */
     double t_lb, e_lb, c_lb; /* bounds valid for every mux choice of the partition */
     double out_lb;           /* bound on the part of t_lb after the subarray output driver input */
 } cacti_gbound;
 int cacti_group_prep(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti_matcache *mc,
-                     cacti_gbound *gb);
+                     cacti_gbound *gb, int with_trees);
 void cacti_split_bound(const cacti_req *rq, const cacti_dp *dp, cacti_matcache *mc, const cacti_gbound *gb,
                        double *t_lb, double *e_lb, double *c_lb, double *out_lb);
 int cacti_cam_eval(const cacti_req *rq, int ndbl, cacti_arr *a);

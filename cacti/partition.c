@@ -154,7 +154,8 @@ typedef struct {
     int ndwl, ndbl, ndcm, s1, s2;
     double key;
     unsigned seq;
-    cacti_gbound gb;
+    int full;                 /* gb includes the H-tree terms */
+    cacti_gbound gb;          /* group bounds: cheap (no H-trees) until expanded */
 } cand;
 
 static int cand_cmp(const void *a, const void *b)
@@ -316,7 +317,7 @@ static cacti_status engine_init(engine *en, const cacti_req *rq, double nspd_min
         for (int ndwl = 2; ndwl <= MAX_N; ndwl *= 2)
             for (int ndbl = 2; ndbl <= MAX_N; ndbl *= 2) {
                 cacti_gbound gb;
-                if (!cacti_group_prep(rq, nspd, ndwl, ndbl, en->mc, &gb))
+                if (!cacti_group_prep(rq, nspd, ndwl, ndbl, en->mc, &gb, 0))
                     continue;
                 if (en->ng == cap) {
                     cap = cap ? 2 * cap : 256;
@@ -345,28 +346,79 @@ static void engine_free(engine *en)
     free(en->c);
 }
 
+static double group_key(const objective *o, const cand *g)
+{
+    double tl = g->gb.t_lb, el = g->gb.e_lb, cl = g->gb.c_lb;
+    lift_bounds(o, &tl, &el, &cl, g->gb.out_lb);
+    return feasible_lb(o, tl, el, cl) ? obj_cost(o, tl, el, cl) : DBL_MAX;
+}
+
+/* binary min-heap of group indices ordered by (key, seq) */
+static int heap_less(const cand *g, size_t a, size_t b)
+{
+    return g[a].key < g[b].key || (g[a].key == g[b].key && g[a].seq < g[b].seq);
+}
+
+static void heap_down(size_t *h, size_t n, size_t i, const cand *g)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && heap_less(g, h[l], h[m]))
+            m = l;
+        if (r < n && heap_less(g, h[r], h[m]))
+            m = r;
+        if (m == i)
+            return;
+        size_t x = h[i];
+        h[i] = h[m];
+        h[m] = x;
+        i = m;
+    }
+}
+
 /* Branch and bound for objective o; the best organisation goes to *best
- * (found = 0 if none is feasible). */
+ * (found = 0 if none is feasible).  Groups start with cheap bounds (no
+ * H-trees); the best one is refined to its full bound and re-queued, and is
+ * expanded into mux choices only when its full bound is still the lowest. */
 static cacti_status engine_run(engine *en, const objective *o, cacti_arr *best, int *found)
 {
     *found = 0;
     en->obj = o;
+    size_t *heap = malloc((en->ng ? en->ng : 1) * sizeof *heap);
+    if (!heap)
+        return cacti_fail(CACTI_ENOMEM, "out of memory during the organisation search");
+    size_t nh = 0;
     for (size_t i = 0; i < en->ng; i++) {
-        cand *g = &en->groups[i];
-        double tl = g->gb.t_lb, el = g->gb.e_lb, cl = g->gb.c_lb;
-        lift_bounds(o, &tl, &el, &cl, g->gb.out_lb);
-        g->key = feasible_lb(o, tl, el, cl) ? obj_cost(o, tl, el, cl) : DBL_MAX;
+        en->groups[i].key = group_key(o, &en->groups[i]);
+        if (en->groups[i].key != DBL_MAX)
+            heap[nh++] = i;
     }
-    qsort(en->groups, en->ng, sizeof *en->groups, cand_cmp);
+    for (size_t i = nh / 2; i-- > 0;)
+        heap_down(heap, nh, i, en->groups);
     double best_cost = DBL_MAX;
-    for (size_t gi = 0; gi < en->ng; gi++) {
-        cand *g = &en->groups[gi];
-        if (g->key == DBL_MAX || g->key >= best_cost)
+    cacti_status st = CACTI_OK;
+    while (nh > 0) {
+        cand *g = &en->groups[heap[0]];
+        if (g->key >= best_cost)
             break;
+        if (!g->full) {
+            cacti_group_prep(en->rq, g->nspd, g->ndwl, g->ndbl, en->mc, &g->gb, 1);
+            g->full = 1;
+            g->key = group_key(o, g);
+            if (g->key == DBL_MAX) {
+                heap[0] = heap[--nh];
+            }
+            heap_down(heap, nh, 0, en->groups);
+            continue;
+        }
+        heap[0] = heap[--nh];
+        heap_down(heap, nh, 0, en->groups);
         en->gb = &g->gb;
         en->nc = 0;
-        if (for_splits(en, g->nspd, g->ndwl, g->ndbl, bound_split))
-            return cacti_fail(CACTI_ENOMEM, "out of memory during the organisation search");
+        if (for_splits(en, g->nspd, g->ndwl, g->ndbl, bound_split)) {
+            st = cacti_fail(CACTI_ENOMEM, "out of memory during the organisation search");
+            break;
+        }
         qsort(en->c, en->nc, sizeof *en->c, cand_cmp);
         for (size_t i = 0; i < en->nc; i++) {
             const cand *x = &en->c[i];
@@ -374,8 +426,10 @@ static cacti_status engine_run(engine *en, const objective *o, cacti_arr *best, 
                 break;
             cacti_arr a;
             int v = eval_cand(en, x, &a);
-            if (v < 0)
-                return cacti_fail(CACTI_ENOMEM, "out of memory during the organisation search");
+            if (v < 0) {
+                st = cacti_fail(CACTI_ENOMEM, "out of memory during the organisation search");
+                break;
+            }
             if (!v)
                 continue;
             figs f;
@@ -389,12 +443,11 @@ static cacti_status engine_run(engine *en, const objective *o, cacti_arr *best, 
                 *found = 1;
             }
         }
+        if (st != CACTI_OK)
+            break;
     }
-    /* restore enumeration order so later passes tie-break the same way */
-    for (size_t i = 0; i < en->ng; i++)
-        en->groups[i].key = (double)en->groups[i].seq;
-    qsort(en->groups, en->ng, sizeof *en->groups, cand_cmp);
-    return CACTI_OK;
+    free(heap);
+    return st;
 }
 
 /* ---- exhaustive search (fallback, and the reference the tests compare to) ---- */
