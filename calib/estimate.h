@@ -59,6 +59,7 @@ typedef struct est_kernel {
     est_calibration cal;   /* hybrid only */
     double wall_s;         /* time spent on this kernel */
     int simulated_full;    /* hybrid: 1 if the kernel was small and simulated in full */
+    int reused;            /* hybrid: 1 if a calibration from another design point was reused */
 } est_kernel;
 
 /* Estimate every kernel of p.  *out gets p->nkernels entries (malloc'd).

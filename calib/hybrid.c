@@ -224,5 +224,6 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
             out->r.stall[s] *= cal.ratio;
     out->r.error_estimate = cal.error;
     out->cal = cal;
+    out->reused = reuse && reuse->valid;
     return 0;
 }

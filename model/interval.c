@@ -80,6 +80,25 @@ static double inst_latency(const prof_inst *pi, const model_lat *lat)
     }
 }
 
+/* Cycles the SM's memory pipeline is busy with one instruction: one L1
+ * lookup per line (or one per shared-memory bank cycle), or the SM's NoC
+ * port moving the sectors that go below the L1 (missed loads, stores,
+ * atomics), whichever is longer. */
+static double lsu_cycles(const prof_inst *pi, const model_lat *lat)
+{
+    const isa_op_info *inf = &isa_ops[pi->op];
+    if (inf->space == ISA_SPACE_SHARED)
+        return pi->conflict ? pi->conflict : 1;
+    if (inf->space == ISA_SPACE_NONE)
+        return 0;
+    double lookups = pi->lines ? pi->lines : 1;
+    double below = inf->flags & ISA_F_LOAD ? lat->l1_miss : 1.0;
+    if (inf->space == ISA_SPACE_CONST)
+        below = 0;
+    double port = pi->sectors * below * lat->noc_per_sector;
+    return port > lookups ? port : lookups;
+}
+
 int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, ge_err *e)
 {
     memset(t, 0, sizeof *t);
@@ -129,10 +148,7 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
             lsu = 0;
         }
         run += 1;
-        if (inf->space == ISA_SPACE_SHARED)
-            lsu += pi->conflict ? pi->conflict : 1;
-        else if (inf->space != ISA_SPACE_NONE)
-            lsu += pi->lines ? pi->lines : 1;
+        lsu += lsu_cycles(pi, lat);
         done[j] = ready + inst_latency(pi, lat);
         load[j] = (uint8_t)(is_load(inf) && inf->space != ISA_SPACE_SHARED && inf->space != ISA_SPACE_CONST);
         prev = ready;

@@ -83,7 +83,7 @@ typedef struct {
 
 static void generation(const gpu_config *cfg, const prof_kernel *pk, model_policy pol, const model_warp_time *wt,
                        const double *wweight, uint32_t nw, const totals *t, double cpsm, double load_lat,
-                       double l1_miss_lines_per_warp, gen_time *g)
+                       double l1_miss_lines_per_warp, double port_per_warp, gen_time *g)
 {
     memset(g, 0, sizeof *g);
     double sched = cfg->sm.schedulers;
@@ -128,6 +128,8 @@ static void generation(const gpu_config *cfg, const prof_kernel *pk, model_polic
             mem_insts_per_warp += t->op_warps[op] / warps_total;
     double warps_sm = cpsm * pk->warps_per_cta;
     g->t_lsu = warps_sm * (lines_per_warp + bank_per_warp) / LSU_LINES_PER_CYCLE;
+    if (warps_sm * port_per_warp > g->t_lsu)
+        g->t_lsu = warps_sm * port_per_warp;
     double ldst_ii = cfg->lat[ISA_LAT_MEM].ii * sched / (cfg->units[ISA_UNIT_LDST] ? cfg->units[ISA_UNIT_LDST] : 1);
     if (warps_sm * mem_insts_per_warp * ldst_ii / sched > g->t_lsu)
         g->t_lsu = warps_sm * mem_insts_per_warp * ldst_ii / sched;
@@ -201,17 +203,35 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     /* memory volumes */
     double l1_miss_sec = load_sec * (1 - h1);
     double dram_read_sec = l1_miss_sec * (1 - h2) + atom_sec * (1 - H2);
-    double dram_write_sec = store_sec * (1 - H2);
+    /* Written lines stay dirty in the write-back L2 and reach DRAM only when
+     * evicted: a kernel whose footprint fits the L2 writes nothing back
+     * before it ends. */
+    double l2_bytes = (double)cfg->l2.cache.size_bytes * cfg->l2.slices;
+    double foot_bytes = pk->footprint_lines * 128.0;
+    double spill = foot_bytes > l2_bytes ? 1 - l2_bytes / foot_bytes : 0;
+    double store_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_STORE | ISA_F_ATOMIC);
+    double fill = store_lines > 0 ? (store_sec + atom_sec) / (4 * store_lines) : 0;
+    double dram_write_sec = pk->store_footprint_lines * (ctas / (pk->nctas ? pk->nctas : 1)) * 4 * fill * spill;
     double dram_bytes = (dram_read_sec + dram_write_sec) * 32.0;
     double l2_sec = l1_miss_sec + store_sec + atom_sec;
     double load_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD);
     double miss_lines_per_warp = t.warps > 0 ? load_lines * (1 - h1) / t.warps : 0;
+    /* the SM's NoC port: cycles to move one sector, and per warp in total */
+    double noc_per_sector = 32.0 / ((double)cfg->noc.flit_bytes * cfg->noc.port_flits_per_cycle) *
+                            cfg->gpu.core_clock_mhz / cfg->gpu.icnt_clock_mhz;
+    double port_per_warp = t.warps > 0 ? (load_sec * (1 - h1) + store_sec + atom_sec) * noc_per_sector / t.warps : 0;
     double noc_flits = (l2_sec * 32.0) / cfg->noc.flit_bytes + sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL),
                                                                      ISA_F_LOAD | ISA_F_STORE | ISA_F_ATOMIC);
 
     double t_dram = dram_bytes / (path.dram_bw * mp->dram_efficiency * share);
     double t_l2 = l2_sec * 32.0 / (path.l2_bw * share);
     double t_noc = noc_flits * cfg->noc.flit_bytes / (path.noc_bw * share);
+
+    /* Start-up: the I-caches are cold at every kernel launch and fetch has
+     * no prefetcher, so each executed code line costs a miss on the critical
+     * path; the first kernel finds its code in DRAM, later ones in the L2
+     * (the simulator keeps code lines in L2 across kernels). */
+    double startup = pk->code_lines * (k == 0 ? path.dram : path.l2);
 
     /* replay representative warps; iterate latency <-> DRAM queueing */
     model_warp_time wt[64];
@@ -238,6 +258,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         ml.shared_ii = 1;
         ml.constant = cfg->l1c.latency_cycles ? cfg->l1c.latency_cycles : cfg->l1d.latency_cycles;
         ml.atomic = mp->latency_scale * (h2 * path.l2 + (1 - h2) * (path.dram + q));
+        ml.noc_per_sector = noc_per_sector;
+        ml.l1_miss = 1 - h1;
         for (uint32_t r = 0; r < nw; r++)
             if (model_replay(&pk->warps[r], &ml, &wt[r], e)) {
                 for (uint32_t x = 0; x < r; x++)
@@ -246,12 +268,12 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             }
         double full = floor(per_sm / c + 1e-9);
         double rem = per_sm - full * c;
-        generation(cfg, pk, pol, wt, ww, nw, &t, c, lat, miss_lines_per_warp, &gfull);
+        generation(cfg, pk, pol, wt, ww, nw, &t, c, lat, miss_lines_per_warp, port_per_warp, &gfull);
         if (rem > 0.5)
-            generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, &gpart);
+            generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, port_per_warp, &gpart);
         else
             memset(&gpart, 0, sizeof gpart);
-        t_sm = full * gfull.t + gpart.t;
+        t_sm = startup + full * gfull.t + gpart.t;
         gens = full + (rem > 0.5 ? rem / c : 0);
         double pw = mp->overlap;
         total = pow(pow(t_sm, pw) + pow(t_dram, pw) + pow(t_l2, pw) + pow(t_noc, pw), 1.0 / pw);

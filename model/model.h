@@ -73,6 +73,8 @@ typedef struct model_lat {
     double load;                 /* average global/local load latency */
     double shared, constant, atomic;
     double shared_ii;            /* cycles per bank cycle of a shared access */
+    double noc_per_sector;       /* SM port cycles to move one 32 B sector over the NoC */
+    double l1_miss;              /* share of load sectors that miss the L1 */
 } model_lat;
 
 /* A representative warp's single-warp replay. */

@@ -64,7 +64,9 @@ typedef struct pbuild {
     size_t nl2, l2_cap;
     uint32_t l2_shift; /* keep lines whose hash has the low l2_shift bits zero */
 
-    u64set lines; /* per-kernel footprint */
+    u64set lines;       /* per-kernel footprint */
+    u64set store_lines; /* per-kernel lines written */
+    u64set code;        /* per-kernel instruction lines */
 
     /* register producer tracking for the current warp */
     uint32_t *writer;   /* instruction index of the latest writer */

@@ -158,6 +158,8 @@ int pb_finish_kernel(pbuild *b, ge_err *e)
     uint64_t warps = pk->nctas * pk->warps_per_cta;
     pk->barriers_per_warp = warps ? pk->barriers_per_warp / warps : 0;
     pk->footprint_lines = (double)b->lines.count;
+    pk->store_footprint_lines = (double)b->store_lines.count;
+    pk->code_lines = (double)b->code.count;
     if (rep_warps(b, e))
         return -1;
     if (b->nsig == 0)

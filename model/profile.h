@@ -110,6 +110,8 @@ typedef struct prof_kernel {
     double footprint_lines;         /* distinct 128 B lines touched (global+local) */
     double barriers_per_warp;       /* average */
     double reg_reads, reg_writes;   /* register operands read / written (warp-wide) */
+    double code_lines;              /* distinct 128 B instruction lines executed */
+    double store_footprint_lines;   /* distinct 128 B lines written (stores, atomics) */
 
     uint32_t nwarps;                /* representative warps */
     prof_warp *warps;

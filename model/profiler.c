@@ -229,6 +229,8 @@ static int walk_warp(pbuild *b, const ws_cta *c, uint32_t w, double *sig, ge_err
         uint32_t lanes = (uint32_t)ws_popc(in->mask);
         prof_inst *pi = &b->wi[i];
         memset(pi, 0, sizeof *pi);
+        if (u64set_add(&b->code, in->pc / LINE_BYTES, e) < 0)
+            return -1;
         pi->op = (uint8_t)op;
         pi->lanes = (uint8_t)lanes;
         pk->op_warps[op] += 1;
@@ -287,6 +289,8 @@ static int walk_warp(pbuild *b, const ws_cta *c, uint32_t w, double *sig, ge_err
                     int elig = (inf->flags & ISA_F_LOAD) && l1_eligible(b->o, cta);
                     for (int l = 0; l < nl; l++) {
                         if (u64set_add(&b->lines, ls[l].line, e) < 0)
+                            return -1;
+                        if ((inf->flags & (ISA_F_STORE | ISA_F_ATOMIC)) && u64set_add(&b->store_lines, ls[l].line, e) < 0)
                             return -1;
                         if (elig && log_l1(b, ls[l].line, ls[l].sectors, cta, i, chunk, (uint16_t)w, e))
                             return -1;
@@ -418,6 +422,8 @@ static int begin_kernel(pbuild *b, const ws_kernel *k, ge_err *e)
     b->kept_bytes = 0;
     b->keeping_all = 1;
     u64set_clear(&b->lines);
+    u64set_clear(&b->store_lines);
+    u64set_clear(&b->code);
     return 0;
 }
 
@@ -471,6 +477,8 @@ static void pb_free(pbuild *b)
     free(b->l1);
     free(b->l2);
     u64set_free(&b->lines);
+    u64set_free(&b->store_lines);
+    u64set_free(&b->code);
     free(b->writer);
     free(b->wgen);
     free(b->pgen);
@@ -490,6 +498,8 @@ int prof_build(ws_source *src, const prof_options *o, const char *source, uint32
     b.p = out;
     b.rng = o->seed;
     u64set_init(&b.lines);
+    u64set_init(&b.store_lines);
+    u64set_init(&b.code);
     b.writer = calloc(PB_REGS, sizeof *b.writer);
     b.wgen = calloc(PB_REGS, sizeof *b.wgen);
     b.pgen = calloc(PB_REGS, sizeof *b.pgen);

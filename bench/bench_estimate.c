@@ -1,0 +1,337 @@
+/*
+ * bench_estimate.c - accuracy and speed of the estimator's three modes.
+ *
+ * For every suite workload at its realistic size, on three configs (GTX 480,
+ * V100, RTX 2060 by default), with the LRR and GTO schedulers and three L1
+ * sizes (the config's, half and double, by associativity), it estimates every
+ * kernel in model, hybrid and full mode and reports:
+ *   - per kernel and design point: cycles of each mode (CSV, --csv FILE);
+ *   - per workload: MAPE and maximum error of model and hybrid against full
+ *     over kernels x design points, and the Spearman rank correlation of the
+ *     workload's total cycles across its design points;
+ *   - CPU time of each mode per design point, and the speedups.
+ * One-time costs (front-end run and profiling) are reported separately.
+ * Full mode simulates a profile that kept every CTA, so the front-end is not
+ * re-run per point; hybrid and model use the normal (sampled) profile.
+ * Times are thread CPU seconds, so they do not depend on what else runs.
+ *
+ *   bench_estimate [--workloads a,b] [--configs x,y] [--threads N] [--csv FILE]
+ */
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config_registry.h"
+#include "estimate.h"
+#include "profiler.h"
+#include "suite.h"
+#include "suite_source.h"
+
+#define NSCHED 2
+#define NL1 3
+static const char *const scheds[NSCHED] = {"lrr", "gto"};
+static const double l1_factor[NL1] = {0.5, 1.0, 2.0};
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+typedef struct {
+    gpu_config cfg;
+    const char *cfg_name;
+    int sched;
+    uint32_t l1_bytes;
+    /* per kernel cycles of each mode */
+    double *model, *hybrid, *full;
+    double t_model, t_hybrid, t_full;
+    double err_est_hybrid; /* cycle-weighted error estimate */
+    char error[GE_ERR_MAX];
+} point;
+
+typedef struct {
+    const profile *p, *pall;
+    point *pts;
+    size_t npts, next;
+    pthread_mutex_t lock;
+} job;
+
+static int set_l1(gpu_config *c, double f)
+{
+    uint32_t ways = (uint32_t)llround(c->l1d.ways * f);
+    if (ways < 1)
+        return -1;
+    c->l1d.ways = ways;
+    c->l1d.size_bytes = c->l1d.sets * ways * c->l1d.line_bytes;
+    ge_err e;
+    return gcfg_validate(c, &e);
+}
+
+static void run_point(const profile *p, const profile *pall, point *pt)
+{
+    ge_err e;
+    est_options o;
+    est_options_default(&o);
+    o.scheduler = scheds[pt->sched];
+    est_kernel *r;
+    double t0 = cpu_now();
+    o.mode = EST_MODEL;
+    if (est_profile(&pt->cfg, p, &o, NULL, &r, &e))
+        goto fail;
+    pt->t_model = cpu_now() - t0;
+    for (uint32_t k = 0; k < p->nkernels; k++)
+        pt->model[k] = r[k].r.cycles;
+    free(r);
+    t0 = cpu_now();
+    o.mode = EST_HYBRID;
+    if (est_profile(&pt->cfg, p, &o, NULL, &r, &e))
+        goto fail;
+    pt->t_hybrid = cpu_now() - t0;
+    double w = 0, tot = 0;
+    for (uint32_t k = 0; k < p->nkernels; k++) {
+        pt->hybrid[k] = r[k].r.cycles;
+        w += r[k].r.error_estimate * r[k].r.cycles;
+        tot += r[k].r.cycles;
+    }
+    pt->err_est_hybrid = tot > 0 ? w / tot : 0;
+    free(r);
+    t0 = cpu_now();
+    o.mode = EST_FULL;
+    if (est_profile(&pt->cfg, pall, &o, NULL, &r, &e))
+        goto fail;
+    pt->t_full = cpu_now() - t0;
+    for (uint32_t k = 0; k < p->nkernels; k++)
+        pt->full[k] = r[k].r.cycles;
+    free(r);
+    return;
+fail:
+    snprintf(pt->error, sizeof pt->error, "%s", e.msg);
+}
+
+static void *worker(void *arg)
+{
+    job *j = arg;
+    for (;;) {
+        pthread_mutex_lock(&j->lock);
+        size_t i = j->next++;
+        pthread_mutex_unlock(&j->lock);
+        if (i >= j->npts)
+            return NULL;
+        run_point(j->p, j->pall, &j->pts[i]);
+    }
+}
+
+static int build_profile(const wl_desc *w, size_t keep_all, profile *p, double *secs, ge_err *e)
+{
+    ws_source *src;
+    wl_params wp = {w->default_size, 1};
+    double t0 = cpu_now();
+    if (suite_source_open(w, &wp, &src, e))
+        return -1;
+    prof_options po;
+    prof_options_default(&po);
+    if (keep_all)
+        po.keep_all_bytes = keep_all;
+    int rc = prof_build(src, &po, w->name, w->default_size, 1, p, e);
+    ws_close(src);
+    *secs = cpu_now() - t0;
+    return rc;
+}
+
+typedef struct {
+    double sum_model, sum_hybrid, n, max_model, max_hybrid;
+} errs;
+
+static void add_err(errs *s, double model, double hybrid, double full)
+{
+    if (full <= 0)
+        return;
+    double em = fabs(model - full) / full, eh = fabs(hybrid - full) / full;
+    s->sum_model += em;
+    s->sum_hybrid += eh;
+    s->n += 1;
+    if (em > s->max_model)
+        s->max_model = em;
+    if (eh > s->max_hybrid)
+        s->max_hybrid = eh;
+}
+
+static int in_list(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *wl_list = NULL, *csv_path = NULL;
+    char cfg_list[256] = "gtx480,v100,rtx2060";
+    int threads = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--workloads") && i + 1 < argc)
+            wl_list = argv[++i];
+        else if (!strcmp(argv[i], "--configs") && i + 1 < argc)
+            snprintf(cfg_list, sizeof cfg_list, "%s", argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+            csv_path = argv[++i];
+        else {
+            fprintf(stderr, "usage: bench_estimate [--workloads a,b] [--configs x,y] [--threads N] [--csv FILE]\n");
+            return 2;
+        }
+    }
+    if (threads < 1)
+        threads = 1;
+    const char *cfgs[8];
+    int ncfg = 0;
+    for (char *t = strtok(cfg_list, ","); t && ncfg < 8; t = strtok(NULL, ","))
+        cfgs[ncfg++] = t;
+    FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
+    if (csv)
+        fprintf(csv, "workload,kernel,config,scheduler,l1_bytes,model_cycles,hybrid_cycles,full_cycles\n");
+
+    printf("bench_estimate: model / hybrid / full on %d configs x %d schedulers x %d L1 sizes per workload\n",
+           ncfg, NSCHED, NL1);
+    printf("%-20s %7s %5s %8s %8s %8s %8s %8s %8s %8s %9s %9s %9s %8s %8s\n", "workload", "kernels", "pts",
+           "model%", "max%", "hyb%", "max%", "rho_m", "rho_h", "err_est%", "full_s/pt", "hyb_s/pt", "mod_ms/pt",
+           "x_hyb", "x_model");
+    errs all = {0};
+    double T_full = 0, T_hyb = 0, T_model = 0, T_prof = 0, rho_m_min = 1, rho_h_min = 1, rho_m_sum = 0,
+           rho_h_sum = 0, npts_all = 0, nrho = 0, est_sum = 0, prof_k = 0;
+    for (const wl_desc *const *wp = suite_all(); *wp; wp++) {
+        const wl_desc *w = *wp;
+        if (!in_list(wl_list, w->name))
+            continue;
+        ge_err e;
+        profile p, pall;
+        double tp, tpa;
+        if (build_profile(w, 0, &p, &tp, &e) || build_profile(w, (size_t)4 << 30, &pall, &tpa, &e)) {
+            printf("%-20s error: %s\n", w->name, e.msg);
+            continue;
+        }
+        T_prof += tp;
+        prof_k += p.nkernels;
+        size_t np = (size_t)ncfg * NSCHED * NL1;
+        point *pts = calloc(np, sizeof *pts);
+        size_t n = 0;
+        for (int c = 0; c < ncfg; c++)
+            for (int s = 0; s < NSCHED; s++)
+                for (int l = 0; l < NL1; l++) {
+                    point *pt = &pts[n];
+                    if (gcfg_load_named(cfgs[c], &pt->cfg, &e) || set_l1(&pt->cfg, l1_factor[l]))
+                        continue;
+                    pt->cfg_name = cfgs[c];
+                    pt->sched = s;
+                    pt->l1_bytes = pt->cfg.l1d.size_bytes;
+                    pt->model = calloc(p.nkernels, sizeof(double));
+                    pt->hybrid = calloc(p.nkernels, sizeof(double));
+                    pt->full = calloc(p.nkernels, sizeof(double));
+                    n++;
+                }
+        job j = {&p, &pall, pts, n, 0, PTHREAD_MUTEX_INITIALIZER};
+        pthread_t th[64];
+        int nt = threads > 64 ? 64 : threads;
+        for (int t = 1; t < nt; t++)
+            pthread_create(&th[t], NULL, worker, &j);
+        worker(&j);
+        for (int t = 1; t < nt; t++)
+            pthread_join(th[t], NULL);
+        errs we = {0};
+        double tm[256], th_[256], tf[256], tf_sum = 0, th_sum = 0, tmo_sum = 0, est = 0;
+        size_t ok = 0;
+        for (size_t i = 0; i < n; i++) {
+            point *pt = &pts[i];
+            if (pt->error[0]) {
+                printf("%-20s %s/%s/L1=%u: %s\n", w->name, pt->cfg_name, scheds[pt->sched], pt->l1_bytes, pt->error);
+                continue;
+            }
+            double sm = 0, sh = 0, sf = 0;
+            for (uint32_t k = 0; k < p.nkernels; k++) {
+                add_err(&we, pt->model[k], pt->hybrid[k], pt->full[k]);
+                sm += pt->model[k];
+                sh += pt->hybrid[k];
+                sf += pt->full[k];
+                if (csv)
+                    fprintf(csv, "%s,%s,%s,%s,%u,%.1f,%.1f,%.1f\n", w->name, p.k[k].name, pt->cfg_name,
+                            scheds[pt->sched], pt->l1_bytes, pt->model[k], pt->hybrid[k], pt->full[k]);
+            }
+            if (ok < 256) {
+                tm[ok] = sm;
+                th_[ok] = sh;
+                tf[ok] = sf;
+            }
+            ok++;
+            tf_sum += pt->t_full;
+            th_sum += pt->t_hybrid;
+            tmo_sum += pt->t_model;
+            est += pt->err_est_hybrid;
+        }
+        double work[512], rm = NAN, rh = NAN;
+        if (ok >= 3 && ok <= 256) {
+            rm = gsl_stats_spearman(tm, 1, tf, 1, ok, work);
+            rh = gsl_stats_spearman(th_, 1, tf, 1, ok, work);
+            if (isfinite(rm)) {
+                rho_m_sum += rm;
+                rho_h_sum += rh;
+                nrho++;
+                if (rm < rho_m_min)
+                    rho_m_min = rm;
+                if (rh < rho_h_min)
+                    rho_h_min = rh;
+            }
+        }
+        printf("%-20s %7u %5zu %8.2f %8.2f %8.2f %8.2f %8.3f %8.3f %8.2f %9.3f %9.3f %9.3f %8.1f %8.0f\n", w->name,
+               p.nkernels, ok, we.n ? 100 * we.sum_model / we.n : NAN, 100 * we.max_model,
+               we.n ? 100 * we.sum_hybrid / we.n : NAN, 100 * we.max_hybrid, rm, rh, ok ? 100 * est / ok : NAN,
+               ok ? tf_sum / ok : NAN, ok ? th_sum / ok : NAN, ok ? 1e3 * tmo_sum / ok : NAN,
+               th_sum > 0 ? tf_sum / th_sum : NAN, tmo_sum > 0 ? tf_sum / tmo_sum : NAN);
+        fflush(stdout);
+        all.sum_model += we.sum_model;
+        all.sum_hybrid += we.sum_hybrid;
+        all.n += we.n;
+        if (we.max_model > all.max_model)
+            all.max_model = we.max_model;
+        if (we.max_hybrid > all.max_hybrid)
+            all.max_hybrid = we.max_hybrid;
+        T_full += tf_sum;
+        T_hyb += th_sum;
+        T_model += tmo_sum;
+        npts_all += (double)ok;
+        est_sum += est;
+        for (size_t i = 0; i < n; i++) {
+            free(pts[i].model);
+            free(pts[i].hybrid);
+            free(pts[i].full);
+        }
+        free(pts);
+        prof_free(&p);
+        prof_free(&pall);
+    }
+    printf("\nall: %.0f kernel x design-point pairs, %.0f design points\n", all.n, npts_all);
+    printf("  model : MAPE %.2f%%  max %.2f%%  Spearman mean %.3f min %.3f\n", all.n ? 100 * all.sum_model / all.n : NAN,
+           100 * all.max_model, nrho ? rho_m_sum / nrho : NAN, rho_m_min);
+    printf("  hybrid: MAPE %.2f%%  max %.2f%%  Spearman mean %.3f min %.3f  (mean error estimate %.2f%%)\n",
+           all.n ? 100 * all.sum_hybrid / all.n : NAN, 100 * all.max_hybrid, nrho ? rho_h_sum / nrho : NAN, rho_h_min,
+           npts_all ? 100 * est_sum / npts_all : NAN);
+    printf("  CPU time per design point: full %.3f s, hybrid %.4f s, model %.3f ms\n", npts_all ? T_full / npts_all : NAN,
+           npts_all ? T_hyb / npts_all : NAN, npts_all ? 1e3 * T_model / npts_all : NAN);
+    printf("  speedup vs full: hybrid %.1fx, model %.0fx (profile once per workload: %.2f s total, not included)\n",
+           T_hyb > 0 ? T_full / T_hyb : NAN, T_model > 0 ? T_full / T_model : NAN, T_prof);
+    printf("  model estimate from a saved profile: %.3f ms per design point (%.0f kernels)\n",
+           npts_all ? 1e3 * T_model / npts_all : NAN, prof_k);
+    if (csv)
+        fclose(csv);
+    return 0;
+}
