@@ -678,7 +678,13 @@ static int parse_params(parser *P, ptx_func *f, int is_ret)
             }
         }
         tok name = lex_next(&P->L);
-        if (name.kind != TK_WORD)
+        while (tok_is(&name, ".ptr") || tok_is(&name, ".global") || tok_is(&name, ".const") ||
+               tok_is(&name, ".shared") || tok_is(&name, ".local") || tok_is(&name, ".align")) {
+            if (tok_is(&name, ".align") && read_uint(P, &align)) /* .ptr attributes after the type */
+                return -1;
+            name = lex_next(&P->L);
+        }
+        if (name.kind != TK_WORD || name.s[0] == '.')
             return perr(P, name.line, "expected a parameter name");
         uint64_t n = 1;
         t = lex_peek(&P->L);
