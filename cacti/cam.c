@@ -129,11 +129,13 @@ int cacti_cam_eval(const cacti_req *rq, int ndbl, cacti_arr *a)
     cacti_htree_make(t, CACTI_HT_IN, 1, bw, bh, nbh, nbv, addr_bits + tb, tb, out_bits, tb, &us);
     cacti_htree_make(t, CACTI_HT_OUT, 1, bw, bh, nbh, nbv, addr_bits + tb, tb, out_bits, out_bits, &uo);
 
-    double d_ml_sense = 2.0 * t->rep_opt.delay * 0.0 + ml_wl.delay;
-    a->access_time = us.delay + hs.delay + sl_drv.delay + d_ml + d_ml_sense + d_bl + d_sa + ho.delay + uo.delay;
+    /* the matchline sense inverter drives the hit row's data wordline */
+    double d_ml_to_wl = ml_wl.delay;
+    a->access_time = us.delay + hs.delay + sl_drv.delay + d_ml + d_ml_to_wl + d_bl + d_sa + ho.delay + uo.delay;
     a->cycle_time = sl_drv.delay + d_ml + ml_pre.delay + d_bl + d_sa;
     /* energies */
-    double e_sl = tb * ndbl * sl_drv.pw.dyn * 0.5 * schp / schp;
+    /* one line of every searchline pair switches in every subarray */
+    double e_sl = (double)tb * ndbl * sl_drv.pw.dyn;
     double e_ml = entries * C_ml * v2 + ml_pre.pw.dyn * ndbl;
     double e_rd_row = C_wl * vc * vc + db * (C_bl * 2.0 * vbs * vc + C_latch * v2);
     double e_search = e_sl + e_ml + ml_wl.pw.dyn + e_rd_row + (hs.dyn_bit * tb) * (mh * mv) + us.dyn +
