@@ -219,6 +219,8 @@ static void json_kernel(json_w *j, const kresult *k, const cli_report *r, size_t
     if (r->extra)
         for (int c = 0; c < r->extra->ncols; c++)
             json_knum(j, r->extra->cols[c], r->extra->value(r->extra->ctx, i, c));
+    if (r->extra && r->extra->json)
+        r->extra->json(r->extra->ctx, i, j);
     json_key(j, "activity");
     json_obj_begin(j);
     for (int a = 0; a < ACT_COUNT; a++)

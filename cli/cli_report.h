@@ -23,6 +23,9 @@ typedef struct cli_report_extra {
     const char *const *cols;  /* column names (table/CSV) = JSON keys */
     /* the value of column c for kernel i (NaN prints as "-" / null) */
     double (*value)(void *ctx, size_t i, int c);
+    /* optional: more keys (nested objects too) written inside kernel i's
+     * JSON object after the standard ones; NULL = none */
+    void (*json)(void *ctx, size_t i, json_w *j);
     void *ctx;
 } cli_report_extra;
 

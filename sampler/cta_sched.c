@@ -94,9 +94,6 @@ static void warp_start(sim_gpu *g, sim_sm *sm, uint32_t ci, uint32_t wid, uint32
     w->ib_head = w->ib_n = 0;
     w->nx = NULL;
     w->fetch_done = 0;
-    w->wake = 0;
-    w->wait_cat = KR_IDLE;
-    w->long_wait = 0;
     w->fetch_free = 0;
     w->nsb = 0;
     w->sb_bits = 0;
@@ -108,6 +105,10 @@ static void warp_start(sim_gpu *g, sim_sm *sm, uint32_t ci, uint32_t wid, uint32
     uint32_t s = slot % g->nsched, local = slot / g->nsched;
     sim_sched_unit *su = &sm->sched[s];
     su->resident |= 1ull << local;
+    su->longw &= ~(1ull << local);
+    su->ready &= ~(1ull << local);
+    su->wake[local] = 0;
+    su->cat[local] = KR_IDLE;
     su->age[local] = w->age;
     if (g->sched->warp_added)
         g->sched->warp_added(su->pol, (int)local);
@@ -275,7 +276,11 @@ void sim_cta_warp_done(sim_gpu *g, sim_sm *sm, uint32_t w, uint64_t now)
     sim_cta_slot *cs = &sm->cta[wp->cta];
     wp->state = SIM_W_DONE;
     uint32_t s = w % g->nsched, local = w / g->nsched;
-    sm->sched[s].resident &= ~(1ull << local);
+    sim_sched_unit *su = &sm->sched[s];
+    su->resident &= ~(1ull << local);
+    su->ready &= ~(1ull << local);
+    for (int u = 0; u < ISA_UNIT_COUNT; u++)
+        su->umask[u] &= ~(1ull << local);
     if (g->sched->warp_removed)
         g->sched->warp_removed(sm->sched[s].pol, (int)local);
     sim_fetch_drop(sm, w);

@@ -180,15 +180,16 @@ static uint32_t fetch_warp(sim_gpu *g, sim_sm *sm, uint32_t w, uint32_t budget, 
             }
             cur_line = line;
         }
+        /* the warp's next instructions are read soon: start loading them */
+        __builtin_prefetch((const char *)wp->nx + 4 * sizeof(ws_inst));
         sim_ib *b = &wp->ib[(wp->ib_head + wp->ib_n) % g->ib_cap];
         b->in = wp->nx;
         b->mask = wp->nx_mask;
         b->ready = now + hit_lat;
         b->regbits = regbits(wp->nx);
-        if (wp->ib_n == 0) {
-            wp->wake = b->ready; /* the new head becomes issuable then */
-            wp->wait_cat = KR_IDLE;
-        }
+        b->unit = g->dec[wp->nx->op].unit;
+        if (wp->ib_n == 0)
+            sim_warp_wait(sm, w, b->ready, KR_IDLE); /* the new head becomes issuable then */
         wp->ib_n++;
         wp->nx = NULL;
         got++;

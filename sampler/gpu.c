@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem_perfect.h"
 #include "sm.h"
 
 static int opt_err(ge_err *e, const char *what, const char *name, void (*names)(char *, size_t))
@@ -31,18 +30,6 @@ static int opt_err(ge_err *e, const char *what, const char *name, void (*names)(
     char buf[256];
     names(buf, sizeof buf);
     return ge_errf(e, "%s: unknown policy '%s' (known: %s)", what, name, buf);
-}
-
-static sim_mem *mem_create(const char *name, const gpu_config *cfg, const sim_mem_options *mo, ge_err *e)
-{
-#ifdef SIM_HAVE_MEM_REGISTRY
-    return sim_mem_create(name, cfg, mo, e);
-#else
-    if (strcmp(name, "perfect") == 0)
-        return sim_mem_perfect_create(cfg, mo, e);
-    ge_errf(e, "memory model '%s' is not available in this build (known: perfect)", name);
-    return NULL;
-#endif
 }
 
 /* Limits of this implementation, checked before anything runs. */
@@ -79,15 +66,18 @@ static int sm_init(sim_gpu *g, sim_sm *sm, uint32_t id, ge_err *e)
 {
     const gpu_config *c = &g->cfg;
     sm->id = id;
+    sm->nsched = g->nsched;
     sm->warp = ge_calloc(c->sm.max_warps, sizeof *sm->warp, e);
     sm->simt_state = ge_calloc(c->sm.max_warps, g->simt->warp_state_bytes ? g->simt->warp_state_bytes : 1, e);
     sm->ib_store = ge_calloc((size_t)c->sm.max_warps * g->ib_cap, sizeof *sm->ib_store, e);
+    sm->sb_store = ge_calloc((size_t)c->sm.max_warps * SIM_SB_ENTRIES, sizeof *sm->sb_store, e);
     sm->nrec = c->sm.max_warps * SIM_SB_ENTRIES;
     sm->rec = ge_calloc(sm->nrec, sizeof *sm->rec, e);
-    if (!sm->warp || !sm->simt_state || !sm->ib_store || !sm->rec)
+    if (!sm->warp || !sm->simt_state || !sm->ib_store || !sm->sb_store || !sm->rec)
         return -1;
     for (uint32_t w = 0; w < c->sm.max_warps; w++) {
         sm->warp[w].ib = sm->ib_store + (size_t)w * g->ib_cap;
+        sm->warp[w].sb = sm->sb_store + (size_t)w * SIM_SB_ENTRIES;
         sm->warp[w].simt = sm->simt_state + (size_t)w * g->simt->warp_state_bytes;
     }
     sm->fetch_words = (c->sm.max_warps + 63) / 64;
@@ -109,6 +99,7 @@ static void sm_free(sim_gpu *g, sim_sm *sm)
     free(sm->warp);
     free(sm->simt_state);
     free(sm->ib_store);
+    free(sm->sb_store);
     free(sm->rec);
     for (uint32_t s = 0; s < g->nsched; s++) {
         free(sm->sched[s].pol);
@@ -151,19 +142,20 @@ sim_gpu *sim_create(const gpu_config *cfg, const sim_options *o, ge_err *e)
     g->rf_banks_per_sched = cfg->sm.rf_banks / cfg->sm.schedulers;
     sim_decode_table(g);
     sim_mem_options mo = {o->active_sms, o->background};
-    g->mem = mem_create(o->mem_model ? o->mem_model : "detailed", cfg, &mo, e);
+    g->mem = sim_mem_create(o->mem_model ? o->mem_model : "detailed", cfg, &mo, e);
     if (!g->mem) {
         free(g);
         return NULL;
     }
     g->opt.mem_model = g->mem->ops->name;
     g->opt.scheduler = sched->name;
-    g->sm = ge_calloc(g->nsms, sizeof *g->sm, e);
+    /* every SM exists, so sim_set_sampling can change how many run */
+    g->sm = ge_calloc(cfg->gpu.sm_count, sizeof *g->sm, e);
     if (!g->sm) {
         sim_destroy(g);
         return NULL;
     }
-    for (uint32_t s = 0; s < g->nsms; s++)
+    for (uint32_t s = 0; s < cfg->gpu.sm_count; s++)
         if (sm_init(g, &g->sm[s], s, e)) {
             sim_destroy(g);
             return NULL;
@@ -177,7 +169,7 @@ void sim_destroy(sim_gpu *g)
     if (!g)
         return;
     if (g->sm)
-        for (uint32_t s = 0; s < g->nsms; s++)
+        for (uint32_t s = 0; s < g->cfg.gpu.sm_count; s++)
             sm_free(g, &g->sm[s]);
     free(g->sm);
     if (g->mem)
@@ -187,6 +179,20 @@ void sim_destroy(sim_gpu *g)
 }
 
 const sim_detail *sim_last_detail(const sim_gpu *g) { return &g->detail; }
+
+int sim_set_sampling(sim_gpu *g, uint32_t active_sms, int background, ge_err *e)
+{
+    if (active_sms > g->cfg.gpu.sm_count)
+        return ge_errf(e, "active_sms: %u exceeds gpu.sm_count %u", active_sms, g->cfg.gpu.sm_count);
+    if (!g->mem->ops->set_sampling)
+        return ge_errf(e, "memory model '%s' cannot change its sampling between kernels", g->mem->ops->name);
+    sim_mem_options mo = {active_sms, background};
+    g->mem->ops->set_sampling(g->mem, &mo);
+    g->opt.active_sms = active_sms;
+    g->opt.background = background;
+    g->nsms = active_sms ? active_sms : g->cfg.gpu.sm_count;
+    return 0;
+}
 
 static void kernel_reset(sim_gpu *g)
 {

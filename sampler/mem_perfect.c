@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem_perfect.h"
+#include "mem.h"
 
 enum { PQ_L1D = 0, PQ_CONST, PQ_TEX, PQ_COUNT };
 
@@ -172,8 +172,17 @@ static void pm_destroy(sim_mem *m)
     free(p);
 }
 
-static const sim_mem_ops perfect_ops = {"perfect", pm_access, pm_pop, pm_cycle, pm_next_event,
-                                        pm_collect, pm_reset_stats, pm_kernel_boundary, pm_destroy};
+/* Every access hits, so which SMs run changes nothing here. */
+static void pm_set_sampling(sim_mem *m, const sim_mem_options *o)
+{
+    (void)m;
+    (void)o;
+}
+
+static const sim_mem_ops perfect_ops = {"perfect",     pm_access,      pm_pop,
+                                        pm_cycle,      pm_next_event,  pm_collect,
+                                        pm_reset_stats, pm_kernel_boundary, pm_destroy,
+                                        pm_set_sampling};
 
 sim_mem *sim_mem_perfect_create(const gpu_config *cfg, const sim_mem_options *o, ge_err *e)
 {

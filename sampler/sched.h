@@ -25,7 +25,7 @@
 /* What the core tells the policy about its warps this cycle. */
 typedef struct sim_sched_view {
     uint64_t resident;  /* warps present */
-    uint64_t long_wait; /* warps waiting on a long-latency event: global/local load, barrier, fence */
+    uint64_t longw;     /* warps waiting on a long-latency event: global/local load, barrier, fence */
     const uint64_t *age; /* launch order of each local warp (smaller = older) */
 } sim_sched_view;
 

@@ -44,7 +44,7 @@ static int tl_first_pending(const two_level_state *s, uint64_t m)
 static int tl_pick(void *st, uint64_t eligible, const sim_sched_view *v)
 {
     two_level_state *s = st;
-    uint64_t waiting = v->long_wait;
+    uint64_t waiting = v->longw;
     s->active &= v->resident;
     for (uint64_t m = s->active & waiting; m; m &= m - 1) { /* demote */
         int w = __builtin_ctzll(m);

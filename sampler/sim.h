@@ -103,6 +103,13 @@ void sim_destroy(sim_gpu *g);
  * clock, L2 and DRAM state carry over between kernels; L1s are invalidated. */
 int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, ge_err *e);
 
+/* Switch between full and sampled mode between kernels (the L2 and DRAM
+ * state carries over): the next kernels run on SMs [0, active_sms) (0 =
+ * all) and the memory system represents the others' traffic when
+ * `background`.  Fails if active_sms exceeds gpu.sm_count or the memory
+ * model cannot change its sampling. */
+int sim_set_sampling(sim_gpu *g, uint32_t active_sms, int background, ge_err *e);
+
 /* Full mode over every kernel of a stream: *res gets one kresult per kernel
  * (malloc'd; the caller frees), *n their number.  Memcpy events are skipped
  * (the host side is not timed). */

@@ -43,37 +43,40 @@ void sim_sm_account(sim_gpu *g, sim_sm *sm, uint64_t until)
     }
 }
 
-/* -1 if warp slot w can issue its head instruction now, else the CPI
- * category it waits in (and w->wake says until when). */
-static int warp_status(sim_gpu *g, sim_warp *w, uint64_t now)
+/* -1 if warp slot w (local index l of scheduler su) can issue its head
+ * instruction now (then it joins the ready set: readiness cannot regress
+ * until it issues, so it is not looked at again until then), else the CPI
+ * category it waits in, with su->wake[l] saying until when. */
+static int warp_status(sim_sched_unit *su, uint32_t l, sim_warp *w, uint64_t now)
 {
-    if (w->wake > now)
-        return w->wait_cat;
-    w->long_wait = 0;
+    uint64_t bit = 1ull << l;
+    su->longw &= ~bit;
     if (w->state == SIM_W_BAR || (w->state == SIM_W_FENCE && (w->loads || w->lsu))) {
-        w->wake = SIM_NEVER;
-        w->long_wait = 1;
-        return w->wait_cat = KR_SYNC;
+        su->wake[l] = SIM_NEVER;
+        su->longw |= bit;
+        return su->cat[l] = KR_SYNC;
     }
     if (w->state == SIM_W_FENCE)
         w->state = SIM_W_RUN;
     if (w->ib_n == 0) {
-        w->wake = SIM_NEVER; /* fetch sets it when an instruction arrives */
-        return w->wait_cat = KR_IDLE;
+        su->wake[l] = SIM_NEVER; /* fetch sets it when an instruction arrives */
+        return su->cat[l] = KR_IDLE;
     }
     const sim_ib *b = &w->ib[w->ib_head];
     if (b->ready > now) {
-        w->wake = b->ready;
-        return w->wait_cat = KR_IDLE;
+        su->wake[l] = b->ready;
+        return su->cat[l] = KR_IDLE;
     }
     uint64_t ready;
     int mem;
     if (sim_sb_check(w, b, now, &ready, &mem)) {
-        w->wake = ready;
-        w->long_wait = ready == SIM_NEVER;
-        return w->wait_cat = mem ? KR_MEMORY : KR_DEPENDENCY;
+        su->wake[l] = ready;
+        if (ready == SIM_NEVER)
+            su->longw |= bit;
+        return su->cat[l] = mem ? KR_MEMORY : KR_DEPENDENCY;
     }
-    (void)g;
+    su->ready |= bit;
+    su->umask[b->unit] |= bit;
     return -1;
 }
 
@@ -85,7 +88,14 @@ static void count_issue(sim_gpu *g, sim_sm *sm, sim_warp *w, const ws_inst *in, 
     a->c[ACT_THREAD_INSTS] += lanes;
     a->c[ACT_IBUFFER_READS]++;
     a->c[ACT_SCHED_ISSUES]++;
-    a->c[ACT_RF_READS] += in->nsrc;
+    int distinct = 0;
+    for (int i = 0; i < in->nsrc; i++) {
+        int dup = 0;
+        for (int j = 0; j < i; j++)
+            dup |= in->src[j] == in->src[i];
+        distinct += !dup;
+    }
+    a->c[ACT_RF_READS] += distinct; /* what the operand collector reads */
     a->c[ACT_RF_WRITES] += in->ndst;
     a->c[ACT_PIPE_BUSY] += d->ii;
     a->op_warps[in->op]++;
@@ -101,6 +111,7 @@ static void count_issue(sim_gpu *g, sim_sm *sm, sim_warp *w, const ws_inst *in, 
 static int try_issue(sim_gpu *g, sim_sm *sm, uint32_t s, uint32_t w, uint64_t now, uint64_t *retry)
 {
     sim_warp *wp = &sm->warp[w];
+    sim_sched_unit *su = &sm->sched[s];
     sim_ib *b = &wp->ib[wp->ib_head];
     const ws_inst *in = b->in;
     const sim_dec *d = &g->dec[in->op];
@@ -117,7 +128,6 @@ static int try_issue(sim_gpu *g, sim_sm *sm, uint32_t s, uint32_t w, uint64_t no
     if (d->space != ISA_SPACE_NONE && sim_ldst_can_issue(g, sm, in, now, retry))
         return -1;
 
-    sim_sched_unit *su = &sm->sched[s];
     uint32_t extra = sim_opcoll_read(g, su, w, in, now);
     g->ks.rf_conflicts += extra;
     g->act.c[ACT_RF_BANK_CONFLICTS] += extra;
@@ -128,7 +138,7 @@ static int try_issue(sim_gpu *g, sim_sm *sm, uint32_t s, uint32_t w, uint64_t no
     uint32_t mask = b->mask;
     wp->ib_head = (uint8_t)((wp->ib_head + 1) % g->ib_cap);
     wp->ib_n--;
-    wp->wake = 0;
+    su->wake[w / g->nsched] = 0;
     if (!wp->fetch_done)
         sim_fetch_want(sm, w);
     count_issue(g, sm, wp, in, mask, d);
@@ -148,47 +158,81 @@ static int try_issue(sim_gpu *g, sim_sm *sm, uint32_t s, uint32_t w, uint64_t no
     return 0;
 }
 
+/* Ready warps whose unit has a free instance now; *structural is set if
+ * some ready warp waits for a busy unit (sm->retry_at: when one frees). */
+static uint64_t issuable(sim_sm *sm, sim_sched_unit *su, uint32_t s, uint64_t now, int *structural)
+{
+    uint64_t elig = 0;
+    for (int u = 0; u < ISA_UNIT_COUNT; u++) {
+        if (!su->umask[u])
+            continue;
+        uint64_t retry = SIM_NEVER;
+        if (sim_pool_find(&sm->units[u], s, now, &retry) >= 0) {
+            elig |= su->umask[u];
+        } else {
+            *structural = 1;
+            if (retry < sm->retry_at)
+                sm->retry_at = retry;
+        }
+    }
+    return elig;
+}
+
 static void sched_step(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_t *wake)
 {
     sim_sched_unit *su = &sm->sched[s];
-    uint64_t elig = 0, longw = 0;
-    int cat = KR_IDLE;
-    for (uint64_t m = su->resident; m; m &= m - 1) {
-        uint32_t local = (uint32_t)__builtin_ctzll(m);
-        sim_warp *w = &sm->warp[local * g->nsched + s];
-        int c = warp_status(g, w, now);
-        if (c < 0) {
-            elig |= 1ull << local;
+    uint64_t soonest = SIM_NEVER;
+    int cat = KR_IDLE, structural = 0;
+    for (uint64_t m = su->resident & ~su->ready; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(m);
+        if (su->wake[l] > now) { /* still waiting, for a known reason */
+            cat = worse(cat, su->cat[l]);
+            if (su->wake[l] < soonest)
+                soonest = su->wake[l];
             continue;
         }
-        cat = worse(cat, c);
-        if (w->wake < *wake)
-            *wake = w->wake;
-        if (w->long_wait)
-            longw |= 1ull << local;
+        int c = warp_status(su, l, &sm->warp[l * g->nsched + s], now);
+        if (c >= 0) {
+            cat = worse(cat, c);
+            if (su->wake[l] < soonest)
+                soonest = su->wake[l];
+        }
     }
+    if (soonest < *wake)
+        *wake = soonest;
     uint32_t issued = 0;
+    uint64_t elig = su->ready ? issuable(sm, su, s, now, &structural) : 0;
     if (elig) {
-        sim_sched_view v = {su->resident, longw, su->age};
+        sim_sched_view v = {su->resident, su->longw, su->age};
         while (elig && issued < g->cfg.sm.issue_width) {
             int local = g->sched->pick(su->pol, elig, &v);
+            uint64_t bit = 1ull << local;
             uint32_t w = (uint32_t)local * g->nsched + s;
+            sim_warp *wp = &sm->warp[w];
+            uint8_t unit = wp->ib[wp->ib_head].unit;
             uint64_t retry = SIM_NEVER;
+            elig &= ~bit;
             if (try_issue(g, sm, s, w, now, &retry) == 0) {
                 issued++;
                 g->sched->issued(su->pol, local);
-                sim_warp *wp = &sm->warp[w];
-                if (wp->state == SIM_W_DONE || warp_status(g, wp, now) >= 0)
-                    elig &= ~(1ull << local);
+                su->ready &= ~bit;
+                su->umask[unit] &= ~bit;
+                if (wp->state != SIM_W_DONE && warp_status(su, (uint32_t)local, wp, now) < 0) {
+                    uint64_t r2; /* its next instruction may go in the same cycle (dual issue) */
+                    if (sim_pool_find(&sm->units[wp->ib[wp->ib_head].unit], s, now, &r2) >= 0)
+                        elig |= bit;
+                }
                 v.resident = su->resident;
-            } else {
-                elig &= ~(1ull << local);
-                cat = worse(cat, KR_STRUCTURAL);
+                v.longw = su->longw;
+            } else { /* structural hazard (collector, LSU, scoreboard room) */
+                structural = 1;
                 if (retry < sm->retry_at)
                     sm->retry_at = retry;
             }
         }
     }
+    if (structural)
+        cat = worse(cat, KR_STRUCTURAL);
     if (issued) {
         cat = KR_ISSUED;
         sm->busy = 1;

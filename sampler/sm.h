@@ -56,6 +56,7 @@ typedef struct sim_ib {
     uint64_t ready;   /* cycle from which it can issue (fetch + decode done) */
     uint64_t regbits; /* bit (reg & 63) of every source and destination */
     uint32_t mask;    /* active lanes (from the divergence mechanism) */
+    uint8_t unit;     /* decoded: isa_unit */
 } sim_ib;
 
 /* A register some in-flight instruction will write. */
@@ -66,27 +67,27 @@ typedef struct sim_sb_ent {
     uint8_t mem;    /* result of a memory instruction (stall counts as memory) */
 } sim_sb_ent;
 
+/* One warp slot.  The fields the issue stage reads come first (one cache
+ * line); the scoreboard table lives in a separate array (sb) so the warps
+ * of an SM stay compact. */
 typedef struct sim_warp {
-    sim_ib *ib;          /* ring of sm.ibuffer_entries */
-    void *simt;          /* divergence-mechanism state */
-    const ws_inst *nx;   /* next instruction to fetch (taken from simt), NULL if none */
-    uint32_t nx_mask;
-    uint64_t age;        /* launch order (GTO, two-level) */
-    uint64_t wake;       /* head instruction cannot issue before this cycle */
-    uint64_t fetch_free; /* no fetch before this cycle (SIM_NEVER: waits for an I-cache fill) */
-    uint64_t fetch_line; /* l1i line it waits for (UINT64_MAX: for a free MSHR) */
+    uint8_t state;       /* SIM_W_* */
+    uint8_t ib_head, ib_n;
+    uint8_t fetch_done;  /* the divergence mechanism has nothing left */
+    uint32_t nsb;        /* scoreboard entries in use */
     uint64_t sb_bits;    /* bit (reg & 63) of every pending register */
-    uint32_t nsb;
+    sim_ib *ib;          /* ring of sm.ibuffer_entries */
+    sim_sb_ent *sb;      /* SIM_SB_ENTRIES pending register writes */
     uint32_t loads;      /* outstanding load records */
     uint32_t lsu;        /* instructions of this warp still in the LSU */
     uint32_t cta;        /* CTA slot */
     uint32_t wid;        /* warp index within its CTA */
-    uint8_t state;       /* SIM_W_* */
-    uint8_t wait_cat;    /* kr_stall charged while wake > now */
-    uint8_t long_wait;   /* waiting on a global load / barrier / fence (two-level) */
-    uint8_t ib_head, ib_n;
-    uint8_t fetch_done;  /* the divergence mechanism has nothing left */
-    sim_sb_ent sb[SIM_SB_ENTRIES];
+    const ws_inst *nx;   /* next instruction to fetch (taken from simt), NULL if none */
+    uint32_t nx_mask;
+    void *simt;          /* divergence-mechanism state */
+    uint64_t age;        /* launch order (GTO, two-level) */
+    uint64_t fetch_free; /* no fetch before this cycle (SIM_NEVER: waits for an I-cache fill) */
+    uint64_t fetch_line; /* l1i line it waits for (UINT64_MAX: for a free MSHR) */
 } sim_warp;
 
 typedef struct sim_cta_slot {
@@ -130,9 +131,17 @@ typedef struct sim_pool {
     uint64_t *free_at;
 } sim_pool;
 
+/* A warp scheduler.  The per-warp state it reads every cycle is kept here,
+ * in small arrays indexed by local warp, rather than in sim_warp: a scan of
+ * 16 waiting warps then touches two cache lines instead of 16 structs. */
 typedef struct sim_sched_unit {
     void *pol;               /* policy state */
     uint64_t resident;       /* local warps present */
+    uint64_t ready;          /* warps whose head instruction can issue once its unit is free */
+    uint64_t umask[ISA_UNIT_COUNT]; /* ready warps by the unit their head instruction needs */
+    uint64_t longw;          /* local warps waiting on a load, barrier or fence */
+    uint64_t wake[SIM_SCHED_MAX_WARPS]; /* head instruction cannot issue before this cycle */
+    uint8_t cat[SIM_SCHED_MAX_WARPS];   /* kr_stall charged while wake > now */
     uint64_t age[SIM_SCHED_MAX_WARPS];
     uint64_t *bank_free;     /* per register-file bank: next free read slot (cycle * ports + port) */
     uint64_t acct;           /* CPI stack charged up to (not incl.) this cycle */
@@ -166,9 +175,11 @@ typedef struct sim_icache {
 
 typedef struct sim_sm {
     uint32_t id;
+    uint32_t nsched;
     sim_warp *warp;          /* max_warps slots */
     uint8_t *simt_state;
     sim_ib *ib_store;
+    sim_sb_ent *sb_store;
     sim_cta_slot *cta;       /* ctas_max slots */
     uint32_t ncta_slots, ctas;  /* slots, resident CTAs */
     uint64_t fetch_need[16]; /* warps that may fetch (bit per warp slot) */
@@ -307,8 +318,15 @@ void sim_sm_account(sim_gpu *g, sim_sm *sm, uint64_t until);
 /* A warp's wait may be over (completion, barrier release): re-check it. */
 static inline void sim_warp_wake(sim_sm *sm, uint32_t w)
 {
-    sm->warp[w].wake = 0;
+    sm->sched[w % sm->nsched].wake[w / sm->nsched] = 0;
     sm->busy = 1;
+}
+/* Warp slot w's head instruction cannot issue before t, for reason cat. */
+static inline void sim_warp_wait(sim_sm *sm, uint32_t w, uint64_t t, int cat)
+{
+    sim_sched_unit *su = &sm->sched[w % sm->nsched];
+    su->wake[w / sm->nsched] = t;
+    su->cat[w / sm->nsched] = (uint8_t)cat;
 }
 
 /* ---- statistics (stats.c) ---- */
