@@ -67,7 +67,8 @@ int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e)
     c->dirty = ge_calloc(n, sizeof *c->dirty, e);
     c->pending = ge_calloc(n, sizeof *c->pending, e);
     c->stamp = ge_calloc(n, sizeof *c->stamp, e);
-    if (!c->tag || !c->valid || !c->dirty || !c->pending || !c->stamp) {
+    c->used = ge_calloc(c->sets, sizeof *c->used, e);
+    if (!c->tag || !c->valid || !c->dirty || !c->pending || !c->stamp || !c->used) {
         cache_free(c);
         return -1;
     }
@@ -83,6 +84,8 @@ void cache_free(cache *c)
     free(c->dirty);
     free(c->pending);
     free(c->stamp);
+    free(c->used);
+    c->used = NULL;
     c->tag = NULL;
     c->valid = c->dirty = c->pending = NULL;
     c->stamp = NULL;
@@ -92,9 +95,10 @@ int cache_victim(cache *c, uint64_t line)
 {
     uint32_t set = cache_set_of(c, line);
     uint32_t base = set * c->ways;
-    for (uint32_t w = 0; w < c->ways; w++)
-        if (c->tag[base + w] == CACHE_NO_TAG)
-            return (int)(base + w);
+    if (c->used[set] < c->ways)
+        for (uint32_t w = 0; w < c->ways; w++)
+            if (c->tag[base + w] == CACHE_NO_TAG)
+                return (int)(base + w);
     return c->repl->victim(c, set);
 }
 
@@ -105,6 +109,8 @@ void cache_install(cache *c, uint32_t slot, uint64_t line, cache_evict *ev)
         ev->valid = c->tag[slot] == CACHE_NO_TAG ? 0 : c->valid[slot];
         ev->dirty = c->tag[slot] == CACHE_NO_TAG ? 0 : c->dirty[slot];
     }
+    if (c->tag[slot] == CACHE_NO_TAG)
+        c->used[slot / c->ways]++;
     c->tag[slot] = line;
     c->valid[slot] = c->dirty[slot] = c->pending[slot] = 0;
     c->repl->insert(c, slot);
@@ -112,6 +118,8 @@ void cache_install(cache *c, uint32_t slot, uint64_t line, cache_evict *ev)
 
 void cache_drop(cache *c, uint32_t slot)
 {
+    if (c->tag[slot] != CACHE_NO_TAG)
+        c->used[slot / c->ways]--;
     c->tag[slot] = CACHE_NO_TAG;
     c->valid[slot] = c->dirty[slot] = c->pending[slot] = 0;
 }
@@ -121,8 +129,10 @@ void cache_invalidate_all(cache *c)
     size_t n = (size_t)c->sets * c->ways;
     for (size_t i = 0; i < n; i++) {
         c->valid[i] = c->dirty[i] = 0;
-        if (!c->pending[i])
+        if (!c->pending[i] && c->tag[i] != CACHE_NO_TAG) {
             c->tag[i] = CACHE_NO_TAG;
+            c->used[i / c->ways]--;
+        }
     }
 }
 

@@ -56,6 +56,7 @@ struct cache {
     uint64_t *tag;              /* [sets*ways] */
     uint32_t *valid, *dirty, *pending;
     uint64_t *stamp;            /* replacement state (policy-defined) */
+    uint32_t *used;             /* [sets] non-empty ways (skip the empty-way search when full) */
     uint64_t clock;             /* replacement clock (policy-defined) */
 };
 

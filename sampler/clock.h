@@ -27,12 +27,14 @@
 /* Last tick of a domain (frequency f) whose time is <= core cycle c. */
 static inline uint64_t clk_ticks_through(uint64_t c, uint64_t f_core, uint64_t f)
 {
-    return c * f / f_core;
+    return f == f_core ? c : c * f / f_core;
 }
 
 /* First tick of domain `to` whose time is >= tick k of domain `from`. */
 static inline uint64_t clk_convert(uint64_t k, uint64_t f_from, uint64_t f_to)
 {
+    if (f_from == f_to) /* common case (one clock for SM, crossbar, L2): no division */
+        return k;
     return (k * f_to + f_from - 1) / f_from;
 }
 

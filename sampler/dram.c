@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "dram.h"
+#include "mempkt.h"
 
 extern const dram_sched dram_sched_frfcfs;
 extern const dram_sched dram_sched_fcfs;
@@ -52,6 +53,8 @@ int dram_init(dram_chan *ch, const dram_timing *t, const gpu_config *cfg, dram_d
         return ge_errf(e, "dram.scheduler: unknown scheduler '%s'", cfg->dram.scheduler);
     ch->banks = cfg->dram.banks;
     ch->groups = cfg->dram.bank_groups ? cfg->dram.bank_groups : 1;
+    if (ch->groups > DRAM_MAX_GROUPS)
+        return ge_errf(e, "dram.bank_groups: at most %d", DRAM_MAX_GROUPS);
     ch->cap = cfg->dram.queue_entries;
     if (!ch->banks || !ch->cap)
         return ge_errf(e, "dram: needs banks and queue entries");
@@ -64,7 +67,8 @@ int dram_init(dram_chan *ch, const dram_timing *t, const gpu_config *cfg, dram_d
     }
     for (uint32_t b = 0; b < ch->banks; b++) {
         ch->bank[b].open_row = -1;
-        ch->bank[b].head = ch->bank[b].tail = -1;
+        ch->bank[b].head = ch->bank[b].tail = ch->bank[b].first_hit = -1;
+        ch->bank[b].group = b % ch->groups;
     }
     for (uint32_t i = 0; i < ch->cap; i++)
         ch->req[i].next_free = i + 1 < ch->cap ? (int32_t)(i + 1) : -1;
@@ -94,7 +98,7 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
     int32_t i = ch->free_head;
     dram_req *r = &ch->req[i];
     ch->free_head = r->next_free;
-    uint32_t nsect = (uint32_t)__builtin_popcount(sectors);
+    uint32_t nsect = mem_popc(sectors);
     uint32_t bytes = nsect * sector_bytes;
     r->line = line;
     r->seq = ch->seq++;
@@ -119,8 +123,8 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
         b->head = i;
     b->tail = i;
     b->nq++;
-    if (b->open_row == (int64_t)row)
-        b->nhits++;
+    if (b->open_row == (int64_t)row && b->nhits++ == 0)
+        b->first_hit = i;
     ch->nq++;
     if (!shadow)
         ch->st.mc_requests += nsect;
@@ -141,8 +145,15 @@ static void unlink_req(dram_chan *ch, int32_t i)
     else
         b->tail = r->prev;
     b->nq--;
-    if (b->open_row == (int64_t)r->row)
+    if (b->open_row == (int64_t)r->row) {
         b->nhits--;
+        if (b->first_hit == i) {
+            int32_t j = r->next;
+            while (j >= 0 && (int64_t)ch->req[j].row != b->open_row)
+                j = ch->req[j].next;
+            b->first_hit = j;
+        }
+    }
     ch->nq--;
     r->next_free = ch->free_head;
     ch->free_head = i;
@@ -152,7 +163,7 @@ static void unlink_req(dram_chan *ch, int32_t i)
 static void apply_rules(dram_chan *ch, int cmd, uint32_t bank, uint64_t now)
 {
     const dram_timing *t = ch->t;
-    uint64_t *gn = ch->group_next + (bank % ch->groups) * DRAM_NCMD;
+    uint64_t *gn = ch->group_next + ch->bank[bank].group * DRAM_NCMD;
     for (int k = t->first[cmd], end = t->first[cmd] + t->count[cmd]; k < end; k++) {
         const dram_rule *r = &t->rule[k];
         uint64_t at = now + r->cycles;
@@ -168,8 +179,10 @@ static void count_hits(dram_chan *ch, uint32_t bank)
 {
     dram_bank *b = &ch->bank[bank];
     b->nhits = 0;
+    b->first_hit = -1;
     for (int32_t i = b->head; i >= 0; i = ch->req[i].next)
-        b->nhits += (int64_t)ch->req[i].row == b->open_row;
+        if ((int64_t)ch->req[i].row == b->open_row && b->nhits++ == 0)
+            b->first_hit = i;
 }
 
 static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
@@ -192,6 +205,7 @@ static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
     case DRAM_PRE:
         b->open_row = -1;
         b->nhits = 0;
+        b->first_hit = -1;
         if (!r->shadow)
             ch->st.precharges++;
         break;
@@ -210,6 +224,10 @@ static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
             if (cmd == DRAM_RD && ch->done)
                 ch->done(ch->done_ctx, r, now + ch->t->tCL + ch->t->tBL + ch->t->latency);
             unlink_req(ch, ri);
+            if (ch->room_waiting && ch->on_room) {
+                ch->room_waiting = 0;
+                ch->on_room(ch->room_ctx, ch->id, now);
+            }
         }
         break;
     }
@@ -230,6 +248,7 @@ static void refresh_step(dram_chan *ch, uint64_t now)
                 ch->on_cmd(ch->cmd_ctx, DRAM_PRE, b, now);
             ch->bank[b].open_row = -1;
             ch->bank[b].nhits = 0;
+            ch->bank[b].first_hit = -1;
             ch->st.precharges++;
             ch->wake = now + 1;
             return;
@@ -267,20 +286,20 @@ void dram_tick(dram_chan *ch, uint64_t now)
         return;
     }
     dram_pick p;
-    unsigned allowed = DRAM_ROW_CMDS | DRAM_COL_CMDS;
-    ch->sched->pick(ch, now, allowed, &p);
-    if (p.req < 0) {
+    ch->sched->pick(ch, now, &p);
+    if (p.col < 0 && p.row < 0) {
         ch->wake = p.wake > now ? p.wake : now + 1;
         if (ch->next_ref < ch->wake)
             ch->wake = ch->next_ref;
         return;
     }
-    unsigned other = (1u << p.cmd) & DRAM_COL_CMDS ? DRAM_ROW_CMDS : DRAM_COL_CMDS;
-    issue(ch, p.req, p.cmd, now);
-    if (ch->t->dual_cmd_bus && ch->nq) {
-        ch->sched->pick(ch, now, other, &p);
-        if (p.req >= 0)
-            issue(ch, p.req, p.cmd, now);
+    if (p.col >= 0) {
+        uint32_t col_bank = ch->req[p.col].bank;
+        issue(ch, p.col, p.col_cmd, now);
+        if (ch->t->dual_cmd_bus && p.row >= 0 && ch->req[p.row].bank != col_bank)
+            issue(ch, p.row, p.row_cmd, now);
+    } else {
+        issue(ch, p.row, p.row_cmd, now);
     }
     ch->wake = now + 1;
 }

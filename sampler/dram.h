@@ -42,6 +42,7 @@ enum { DRAM_ACT = 0, DRAM_PRE, DRAM_RD, DRAM_WR, DRAM_REF, DRAM_NCMD };
 enum { DRAM_SCOPE_BANK = 0, DRAM_SCOPE_GROUP, DRAM_SCOPE_CHANNEL };
 
 #define DRAM_MAX_RULES 32
+#define DRAM_MAX_GROUPS 64 /* the schema's limit for dram.bank_groups */
 #define DRAM_NEVER UINT64_MAX
 
 /* One compiled constraint: after `from`, `to` at `scope` waits `cycles`. */
@@ -84,28 +85,30 @@ typedef struct dram_req {
 typedef struct dram_bank {
     int64_t open_row;    /* -1: precharged */
     int32_t head, tail;  /* queued requests, oldest first */
+    int32_t first_hit;   /* oldest queued request for the open row, or -1 */
     uint32_t nq, nhits;  /* queued; queued for the open row */
+    uint32_t group;      /* bank group (bank mod bank_groups) */
     uint64_t next[DRAM_NCMD];
 } dram_bank;
 
 typedef struct dram_chan dram_chan;
 
-/* A scheduler decision: request and the command it needs now. */
+/* A scheduler decision: the column command (RD/WR) and the row command
+ * (ACT/PRE) it would issue now, each as a request index or -1.  A channel
+ * with one command bus issues the column command if there is one, else the
+ * row command; with separate row and column buses (HBM) it issues both when
+ * they are for different banks. */
 typedef struct dram_pick {
-    int32_t req; /* -1: nothing can issue this tick */
-    uint8_t cmd;
-    uint64_t wake; /* if req < 0: earliest tick at which something could issue */
+    int32_t col, row;
+    uint8_t col_cmd, row_cmd;
+    uint64_t wake; /* if both are -1: earliest tick at which something could issue */
 } dram_pick;
-
-#define DRAM_ROW_CMDS ((1u << DRAM_ACT) | (1u << DRAM_PRE))
-#define DRAM_COL_CMDS ((1u << DRAM_RD) | (1u << DRAM_WR))
 
 typedef struct dram_sched {
     const char *name;
-    /* Choose a command among the kinds in `allowed` (bit mask of DRAM_*) to
-     * issue at tick `now`; refresh is handled by the controller.  Must not
+    /* Decide at tick `now` (refresh is handled by the controller).  Must not
      * change the channel. */
-    void (*pick)(const dram_chan *ch, uint64_t now, unsigned allowed, dram_pick *out);
+    void (*pick)(const dram_chan *ch, uint64_t now, dram_pick *out);
 } dram_sched;
 
 typedef struct dram_stats {
@@ -138,6 +141,12 @@ struct dram_chan {
     uint64_t wake;          /* earliest tick dram_tick has work */
     dram_done_fn done;
     void *done_ctx;
+    /* Optional: a requester that found the queue full asked (room_waiting)
+     * to be told when a slot frees up. */
+    uint32_t id;
+    int room_waiting;
+    void (*on_room)(void *ctx, uint32_t chan, uint64_t tick);
+    void *room_ctx;
     /* Optional: told of every command issued (tests, tracing). */
     void (*on_cmd)(void *ctx, int cmd, uint32_t bank, uint64_t tick);
     void *cmd_ctx;
@@ -166,7 +175,7 @@ void dram_tick(dram_chan *ch, uint64_t now);
 static inline uint64_t dram_ready(const dram_chan *ch, uint32_t b, int cmd)
 {
     uint64_t r = ch->bank[b].next[cmd];
-    uint64_t g = ch->group_next[(b % ch->groups) * DRAM_NCMD + cmd];
+    uint64_t g = ch->group_next[ch->bank[b].group * DRAM_NCMD + cmd];
     if (g > r)
         r = g;
     if (ch->chan_next[cmd] > r)

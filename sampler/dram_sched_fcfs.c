@@ -7,7 +7,7 @@
  */
 #include "dram.h"
 
-static void fcfs_pick(const dram_chan *ch, uint64_t now, unsigned allowed, dram_pick *out)
+static void fcfs_pick(const dram_chan *ch, uint64_t now, dram_pick *out)
 {
     int32_t oldest = -1;
     uint64_t seq = UINT64_MAX;
@@ -16,22 +16,21 @@ static void fcfs_pick(const dram_chan *ch, uint64_t now, unsigned allowed, dram_
         if (h >= 0 && ch->req[h].seq < seq)
             seq = ch->req[h].seq, oldest = h;
     }
-    out->req = -1;
+    out->col = out->row = -1;
     out->wake = DRAM_NEVER;
     if (oldest < 0)
         return;
     const dram_req *r = &ch->req[oldest];
     int cmd = dram_next_cmd(ch, r);
-    if (!(allowed & (1u << cmd)))
-        return;
     uint64_t t = dram_ready(ch, r->bank, cmd);
     if (r->arrive > t)
         t = r->arrive;
-    if (t <= now) {
-        out->req = oldest;
-        out->cmd = (uint8_t)cmd;
-    } else {
+    if (t > now) {
         out->wake = t;
+    } else if (cmd == DRAM_RD || cmd == DRAM_WR) {
+        out->col = oldest, out->col_cmd = (uint8_t)cmd;
+    } else {
+        out->row = oldest, out->row_cmd = (uint8_t)cmd;
     }
 }
 

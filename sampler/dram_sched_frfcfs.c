@@ -13,25 +13,46 @@
  */
 #include "dram.h"
 
-static void frfcfs_pick(const dram_chan *ch, uint64_t now, unsigned allowed, dram_pick *out)
+/* Earliest tick of cmd at bank b given the precomputed group/channel part. */
+static inline uint64_t ready_at(const dram_chan *ch, const uint64_t *gready, uint32_t b, int cmd)
+{
+    uint64_t r = ch->bank[b].next[cmd], g = gready[ch->bank[b].group * DRAM_NCMD + cmd];
+    r = r > g ? r : g;
+    if (cmd == DRAM_ACT && ch->t->tFAW && ch->faw[ch->faw_i] != DRAM_NEVER) {
+        uint64_t f = ch->faw[ch->faw_i] + ch->t->tFAW;
+        r = r > f ? r : f;
+    }
+    return r;
+}
+
+static void frfcfs_pick(const dram_chan *ch, uint64_t now, dram_pick *out)
 {
     int32_t best_col = -1, best_row = -1;
     uint64_t col_seq = UINT64_MAX, row_seq = UINT64_MAX;
     uint8_t col_cmd = 0, row_cmd = 0;
     uint64_t wake = DRAM_NEVER;
+    /* max(group, channel) earliest times, once per pick */
+    uint64_t gready[DRAM_MAX_GROUPS * DRAM_NCMD];
+    for (uint32_t g = 0; g < ch->groups; g++)
+        for (int c = 0; c < DRAM_NCMD; c++) {
+            uint64_t a = ch->group_next[g * DRAM_NCMD + c], b = ch->chan_next[c];
+            gready[g * DRAM_NCMD + c] = a > b ? a : b;
+        }
     for (uint32_t bi = 0; bi < ch->banks; bi++) {
         const dram_bank *b = &ch->bank[bi];
         if (!b->nq)
             continue;
         if (b->open_row >= 0 && b->nhits) {
-            if (!(allowed & DRAM_COL_CMDS))
-                continue;
-            uint64_t rr = dram_ready(ch, bi, DRAM_RD), rw = dram_ready(ch, bi, DRAM_WR);
-            for (int32_t i = b->head; i >= 0; i = ch->req[i].next) {
+            uint64_t rdy[2] = {DRAM_NEVER, DRAM_NEVER}; /* RD, WR: computed on first use */
+            /* Start at the oldest hit; later requests only matter when it
+             * cannot issue yet (e.g. a write behind the write-to-read gap). */
+            for (int32_t i = b->first_hit; i >= 0; i = ch->req[i].next) {
                 const dram_req *r = &ch->req[i];
                 if ((int64_t)r->row != b->open_row)
                     continue;
-                uint64_t t = r->write ? rw : rr;
+                if (rdy[r->write] == DRAM_NEVER)
+                    rdy[r->write] = ready_at(ch, gready, bi, r->write ? DRAM_WR : DRAM_RD);
+                uint64_t t = rdy[r->write];
                 if (r->arrive > t)
                     t = r->arrive;
                 if (t <= now) {
@@ -44,11 +65,9 @@ static void frfcfs_pick(const dram_chan *ch, uint64_t now, unsigned allowed, dra
             }
             continue;
         }
-        if (!(allowed & DRAM_ROW_CMDS))
-            continue;
         const dram_req *r = &ch->req[b->head];
         int cmd = b->open_row >= 0 ? DRAM_PRE : DRAM_ACT;
-        uint64_t t = dram_ready(ch, bi, cmd);
+        uint64_t t = ready_at(ch, gready, bi, cmd);
         if (r->arrive > t)
             t = r->arrive;
         if (t <= now) {
@@ -58,14 +77,9 @@ static void frfcfs_pick(const dram_chan *ch, uint64_t now, unsigned allowed, dra
             wake = t;
         }
     }
-    if (best_col >= 0) {
-        out->req = best_col, out->cmd = col_cmd;
-    } else if (best_row >= 0) {
-        out->req = best_row, out->cmd = row_cmd;
-    } else {
-        out->req = -1;
-        out->wake = wake;
-    }
+    out->col = best_col, out->col_cmd = col_cmd;
+    out->row = best_row, out->row_cmd = row_cmd;
+    out->wake = wake;
 }
 
 const dram_sched dram_sched_frfcfs = {"frfcfs", frfcfs_pick};

@@ -145,7 +145,7 @@ int l1_pop(l1_unit *u, uint64_t now, uint32_t *token)
 
 /* ---- access ---- */
 
-static inline uint32_t popc(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
+static inline uint32_t popc(uint32_t m) { return mem_popc(m); }
 
 static inline uint32_t write_flits(const l1_unit *u, uint32_t sectors)
 {
@@ -273,8 +273,10 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
     u->tokens++;
     if (fetch) {
         lc->m.e[mi].pending |= fetch;
-        if (slot >= 0)
+        if (slot >= 0) {
             c->pending[slot] |= fetch;
+            lc->m.e[mi].aux = (uint32_t)slot + 1; /* pending lines never move */
+        }
         make_pkt(u, &out[(*nout)++], a->line, fetch, PKT_READ, ci, mi, 0);
     }
     u->st.rd_hit[ci] += n_req - n_miss;
@@ -370,17 +372,19 @@ void l1_fill(l1_unit *u, const mem_pkt *p, uint64_t now)
     en->pending &= ~p->sectors;
     if (!(en->flags & PKT_F_NOFILL) && lc->present) {
         cache *c = &lc->c;
-        int slot = cache_find(c, p->line);
+        int slot = en->aux ? (int)en->aux - 1 : cache_find(c, p->line);
         if (slot < 0) { /* allocate on fill; never over a dirty victim */
             int v = cache_victim(c, p->line);
             if (v >= 0 && !(c->tag[v] != CACHE_NO_TAG && c->dirty[v])) {
                 cache_install(c, (uint32_t)v, p->line, NULL);
+                c->pending[v] = en->pending; /* still to come: protect the line */
                 slot = v;
             }
         }
         if (slot >= 0) {
             c->valid[slot] |= p->sectors;
             c->pending[slot] &= ~p->sectors;
+            en->aux = (uint32_t)slot + 1;
         }
     }
     if (en->pending)

@@ -19,7 +19,10 @@ typedef struct l2_target {
     uint8_t kind, cache, flags;
 } l2_target;
 
-static inline uint32_t popc(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
+static inline uint32_t popc(uint32_t m) { return mem_popc(m); }
+
+/* Outcome of one step: done, or what it waits for. */
+enum { ST_DONE = 1, ST_LOCAL = 0, ST_DRAM = -1, ST_REPLY = -2 };
 
 int l2_init(l2_slice *s, uint32_t id, const gpu_config *cfg, const addrmap *am, ge_err *e)
 {
@@ -116,18 +119,20 @@ static inline uint64_t port_start(const l2_slice *s, uint64_t now)
     return p < (now + 1) * s->banks ? p : UINT64_MAX;
 }
 
-/* Complete a fill; 0 if it must wait (no room for its replies or write-back). */
+/* Complete a fill, or say what it waits for (reply room or DRAM room for a
+ * write-back). */
 static int do_fill(l2_slice *s, const l2_env *env, const l2_fill *f, uint64_t now)
 {
     mshr_entry *en = &s->m.e[f->mshr];
     cache *c = &s->c;
     uint32_t left = en->pending & ~f->sectors;
-    int slot = cache_find(c, en->line), victim = -1, need_wb = 0;
+    /* aux = reserved slot + 1 (allocate on miss; pending lines never move) */
+    int slot = en->aux ? (int)en->aux - 1 : cache_find(c, en->line), victim = -1, need_wb = 0;
     if (slot < 0) {
         victim = cache_victim(c, en->line);
         need_wb = victim >= 0 && c->tag[victim] != CACHE_NO_TAG && c->dirty[victim];
         if (need_wb && !dram_can_accept(&env->chan[s->channel], 1))
-            return 0;
+            return ST_DRAM;
     }
     if (!left) {
         uint32_t flits = 0, n = 0;
@@ -137,22 +142,24 @@ static int do_fill(l2_slice *s, const l2_env *env, const l2_fill *f, uint64_t no
                 flits += reply_flits(env, t->sectors), n++;
         }
         if (n && !noc_room(env->rep, s->id, n, flits))
-            return 0;
+            return ST_REPLY;
     }
     if (victim >= 0) {
         cache_evict ev;
         cache_install(c, (uint32_t)victim, en->line, &ev);
         if (need_wb)
             dram_send(s, env, ev.line, ev.dirty, 1, 0, now);
+        c->pending[victim] = left; /* still to come: protect the line */
         slot = victim;
     }
     if (slot >= 0) {
         c->valid[slot] |= f->sectors;
         c->pending[slot] &= ~f->sectors;
+        en->aux = (uint32_t)slot + 1;
     }
     en->pending = left;
     if (left)
-        return 1;
+        return ST_DONE;
     for (uint32_t k = 0; k < en->ntargets; k++) {
         const l2_target *t = mshr_target(&s->m, (int)f->mshr, k);
         if (t->kind == PKT_ATOMIC) {
@@ -164,10 +171,10 @@ static int do_fill(l2_slice *s, const l2_env *env, const l2_fill *f, uint64_t no
         send_reply(s, env, en->line, t, now);
     }
     mshr_release(&s->m, (int)f->mshr);
-    return 1;
+    return ST_DONE;
 }
 
-/* Read or atomic; 0 if it must wait. */
+/* Read or atomic: ST_DONE or what it waits for. */
 static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps, uint64_t now)
 {
     cache *c = &s->c;
@@ -179,7 +186,7 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
     l2_target t = {req, p->mshr, p->sm, p->kind, p->cache, p->flags};
     if (!miss) {
         if (!noc_room(env->rep, s->id, 1, reply_flits(env, req)))
-            return 0;
+            return ST_REPLY;
         s->port_free = pend;
         cache_touch(c, (uint32_t)slot);
         if (atomic) {
@@ -190,27 +197,29 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
         if (real)
             s->st.rd_hit += popc(req);
         send_reply(s, env, p->line, &t, now);
-        return 1;
+        return ST_DONE;
     }
     int mi = mshr_find(&s->m, p->line), victim = -1, need_wb = 0;
     uint32_t fetch;
+    if (mi < 0 && !dram_can_accept(&env->chan[s->channel], 1))
+        return ST_DRAM; /* cheap early answer for the common saturated case */
     if (mi >= 0) {
         if (!mshr_can_merge(&s->m, mi))
-            return 0;
+            return ST_LOCAL;
         fetch = miss & ~s->m.e[mi].pending;
     } else {
         if (mshr_full(&s->m))
-            return 0;
+            return ST_LOCAL;
         fetch = miss;
         if (slot < 0 && !s->alloc_on_fill) {
             victim = cache_victim(c, p->line);
             if (victim < 0)
-                return 0;
+                return ST_LOCAL;
             need_wb = c->tag[victim] != CACHE_NO_TAG && c->dirty[victim];
         }
     }
     if (!dram_can_accept(&env->chan[s->channel], (fetch != 0) + (uint32_t)need_wb))
-        return 0;
+        return ST_DRAM;
     s->port_free = pend;
     if (victim >= 0) {
         cache_evict ev;
@@ -226,16 +235,18 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
     *(l2_target *)mshr_add_target(&s->m, mi) = t;
     if (fetch) {
         s->m.e[mi].pending |= fetch;
-        if (slot >= 0)
+        if (slot >= 0) {
             c->pending[slot] |= fetch;
+            s->m.e[mi].aux = (uint32_t)slot + 1;
+        }
         dram_send(s, env, p->line, fetch, 0, (uint32_t)mi, now);
     }
     if (real)
         s->st.rd_hit += popc(hit), s->st.rd_miss += popc(miss);
-    return 1;
+    return ST_DONE;
 }
 
-/* Write from an L1; 0 if it must wait. */
+/* Write from an L1: ST_DONE or ST_DRAM. */
 static int do_write(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps)
 {
     cache *c = &s->c;
@@ -254,7 +265,7 @@ static int do_write(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t p
     }
     uint32_t ndram = (uint32_t)forward + (uint32_t)need_wb;
     if (ndram && !dram_can_accept(&env->chan[s->channel], ndram))
-        return 0;
+        return ST_DRAM;
     uint64_t now = ps / s->banks;
     s->port_free = ps + popc(req);
     if (victim >= 0) {
@@ -280,22 +291,39 @@ static int do_write(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t p
         dram_send(s, env, p->line, req, 1, 0, now);
     if (!(p->flags & PKT_F_SHADOW))
         s->st.wr_hit += popc(hit), s->st.wr_miss += popc(req & ~hit);
-    return 1;
+    return ST_DONE;
+}
+
+static void block(l2_slice *s, const l2_env *env, int st)
+{
+    if (st == ST_DRAM) {
+        s->blocked |= L2_BLK_DRAM;
+        env->chan[s->channel].room_waiting = 1;
+    } else if (st == ST_REPLY) {
+        s->blocked |= L2_BLK_REPLY;
+    }
 }
 
 void l2_tick(l2_slice *s, const l2_env *env, uint64_t now)
 {
     if (now < s->wake)
         return;
+    s->blocked = 0;
     uint64_t wake = UINT64_MAX;
     /* 1. one fill from DRAM */
     if (s->fn) {
         const l2_fill *f = &s->fq[s->fhead];
-        if (f->ready <= now && do_fill(s, env, f, now)) {
-            s->fhead = (s->fhead + 1) & s->fmask;
-            s->fn--;
+        int st = ST_LOCAL;
+        if (f->ready <= now) {
+            st = do_fill(s, env, f, now);
+            if (st == ST_DONE) {
+                s->fhead = (s->fhead + 1) & s->fmask;
+                s->fn--;
+            } else {
+                block(s, env, st);
+            }
         }
-        if (s->fn) {
+        if (s->fn && (st == ST_DONE || st == ST_LOCAL)) {
             uint64_t r = s->fq[s->fhead].ready;
             wake = r > now ? r : now + 1;
         }
@@ -310,9 +338,8 @@ void l2_tick(l2_slice *s, const l2_env *env, uint64_t now)
             if (ps == UINT64_MAX) {
                 t = s->port_free / s->banks;
             } else {
-                int done = p->kind == PKT_WRITE ? do_write(s, env, p, ps) : do_read(s, env, p, ps, now);
-                t = now + 1;
-                if (done) {
+                int st = p->kind == PKT_WRITE ? do_write(s, env, p, ps) : do_read(s, env, p, ps, now);
+                if (st == ST_DONE) {
                     noc_pop(env->req, s->id);
                     p = noc_front(env->req, s->id);
                     if (p) {
@@ -321,6 +348,11 @@ void l2_tick(l2_slice *s, const l2_env *env, uint64_t now)
                     } else {
                         t = UINT64_MAX;
                     }
+                } else {
+                    /* Wait for what is missing: own fills (ST_LOCAL) or a
+                     * callback (DRAM room, reply room). */
+                    block(s, env, st);
+                    t = UINT64_MAX;
                 }
             }
         }

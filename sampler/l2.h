@@ -25,7 +25,10 @@
  *
  * A request that cannot proceed (MSHR or merge list full, DRAM queue full,
  * reply queue full, no replaceable way) stays at the head of the slice's
- * input and blocks it (in-order L2 input queue).
+ * input and blocks it (in-order L2 input queue).  A blocked slice is not
+ * polled: it sleeps until the resource it waits for frees up (its own fills
+ * for MSHRs and ways; the channel's or the crossbar's callbacks, via
+ * l2_wake, for DRAM queue and reply room).
  *
  * Activity (real traffic): L2_READ_HITS/MISSES per sector of loads and
  * atomics; L2_WRITE_HITS/MISSES per sector of writes; an atomic's update
@@ -64,6 +67,8 @@ typedef struct l2_stats {
     double rd_hit, rd_miss, wr_hit, wr_miss;
 } l2_stats;
 
+enum { L2_BLK_DRAM = 1, L2_BLK_REPLY = 2 };
+
 typedef struct l2_slice {
     uint32_t id, channel;
     cache c;
@@ -74,6 +79,7 @@ typedef struct l2_slice {
     uint32_t banks;
     int wpolicy, alloc_on_fill, write_allocate;
     uint64_t wake;           /* earliest tick with work */
+    uint8_t blocked;         /* L2_BLK_*: waiting for room elsewhere (not polled) */
     l2_stats st;
 } l2_slice;
 

@@ -37,10 +37,14 @@
  * competes for crossbar ports, L2 capacity and bandwidth, MSHRs, DRAM queue
  * slots, bank time and the data bus like the traffic of another SM running
  * the same code.  Requests that hit in the active SM's L1 are assumed to
- * hit in the mirrors' L1s too.  Shadow replies are dropped at their SM port.  The mirroring is a
- * pure function of the active SMs' requests, so it is deterministic.  An
- * active SM is refused (RETRY) when any of its mirror ports is full, which
- * carries back-pressure to the simulated SMs.  Shadow traffic is excluded
+ * hit in the mirrors' L1s too.  Shadow replies are dropped at their SM port.
+ * A mirror whose port queue is full keeps its copies in a backlog of the
+ * same size (as a real SM's LSU would hold them) and feeds them in as the
+ * port drains, so the active SM is not throttled by the slowest of its
+ * mirrors; only when a backlog is full does the active SM get RETRY (the
+ * back-pressure of the background on the simulated SMs).  The mirroring is
+ * a pure function of the active SMs' requests, so it is deterministic.
+ * Shadow traffic is excluded
  * from the activity counters and hit/latency statistics (they describe the
  * simulated SMs); DRAM bandwidth utilisation (dram_busy_cycles) is physical
  * and includes it.  tests/sampler/mem/test_bw.c checks that the
@@ -75,6 +79,7 @@ typedef struct md {
     uint32_t *mirror;         /* [nsm]: mirror ports of SM a at mirror[first[a]..+nmirror[a]) */
     uint32_t *mfirst, *nmirror;
     uint32_t in_ratio;        /* access masks: l1d sectors -> L2 sectors */
+    pktq *backlog;            /* [nsm]: shadow requests waiting for their port's queue */
     uint64_t f_core, f[DOM_N];
     uint64_t next[DOM_N];     /* earliest tick with work (lower bound) */
     uint64_t floor[DOM_N];    /* first tick not yet processed */
@@ -127,6 +132,46 @@ static void dram_done(void *ctx, const dram_req *r, uint64_t ready)
     l2_dram_done(&m->l2[r->src], r->tag, r->sectors, t);
     if (t < m->next[DOM_L2])
         m->next[DOM_L2] = t;
+}
+
+/* A channel's queue has room again: wake its slices that wait for it. */
+static void dram_room(void *ctx, uint32_t chan, uint64_t tick)
+{
+    md *m = ctx;
+    uint64_t t = clk_convert(tick, m->f[DOM_DRAM], m->f[DOM_L2]);
+    uint32_t spc = m->am.slices_per_chan;
+    for (uint32_t i = chan * spc; i < (chan + 1) * spc; i++)
+        if (m->l2[i].blocked & L2_BLK_DRAM) {
+            l2_wake(&m->l2[i], t);
+            if (t < m->next[DOM_L2])
+                m->next[DOM_L2] = t;
+        }
+}
+
+/* A packet left SM port s's queue: move shadow copies waiting in its
+ * backlog into the room. */
+static void req_depart(void *ctx, uint32_t s, uint64_t tick)
+{
+    md *m = ctx;
+    (void)tick;
+    pktq *bl = &m->backlog[s];
+    const mem_pkt *p;
+    while ((p = pktq_head(bl)) && noc_room(&m->req, s, 1, p->flits)) {
+        noc_push(&m->req, s, p);
+        pktq_pop(bl);
+    }
+}
+
+/* A slice's reply queue has room again. */
+static void rep_depart(void *ctx, uint32_t slice, uint64_t tick)
+{
+    md *m = ctx;
+    if (m->l2[slice].blocked & L2_BLK_REPLY) {
+        uint64_t t = clk_convert(tick, m->f[DOM_ICNT], m->f[DOM_L2]);
+        l2_wake(&m->l2[slice], t);
+        if (t < m->next[DOM_L2])
+            m->next[DOM_L2] = t;
+    }
 }
 
 /* ---- domain ticks ---- */
@@ -221,14 +266,12 @@ static sim_mem_status md_access(sim_mem *sm, int smi, const sim_mem_access *a, u
     uint32_t s = (uint32_t)smi;
     const uint32_t *mir = m->mirror + m->mfirst[s];
     uint32_t rp = m->req.src_pkts_max - m->req.src[s].n, rf = m->req.src_flits_max - m->req.src_flits[s];
-    for (uint32_t k = 0; k < m->nmirror[s]; k++) {
-        uint32_t v = mir[k];
-        uint32_t vp = m->req.src_pkts_max - m->req.src[v].n, vf = m->req.src_flits_max - m->req.src_flits[v];
-        if (vp < rp)
-            rp = vp;
-        if (vf < rf)
-            rf = vf;
-    }
+    /* Each mirror holds its copies in its own backlog while its port is
+     * full (like a real SM's LSU), so mirrors do not stall the active SM
+     * unless they fall far behind. */
+    for (uint32_t k = 0; k < m->nmirror[s]; k++)
+        if (pktq_room(&m->backlog[mir[k]]) < 2)
+            return SIM_MEM_RETRY;
     mem_pkt out[2];
     int nout = 0;
     uint64_t send_at = now;
@@ -251,7 +294,11 @@ static sim_mem_status md_access(sim_mem *sm, int smi, const sim_mem_access *a, u
             q.slice = (uint16_t)addrmap_slice(&m->am, q.line);
             q.flags |= PKT_F_SHADOW;
             q.ready = ready;
-            noc_push(&m->req, q.sm, &q);
+            pktq *bl = &m->backlog[q.sm];
+            if (!bl->n && noc_room(&m->req, q.sm, 1, q.flits))
+                noc_push(&m->req, q.sm, &q);
+            else
+                pktq_push(bl, &q);
         }
     }
     if (ready < m->next[DOM_ICNT])
@@ -398,6 +445,10 @@ static void md_destroy(sim_mem *sm)
     if (m->chan)
         for (uint32_t i = 0; i < m->nchan; i++)
             dram_free(&m->chan[i]);
+    if (m->backlog)
+        for (uint32_t i = 0; i < m->nsm; i++)
+            pktq_free(&m->backlog[i]);
+    free(m->backlog);
     free(m->mirror);
     free(m->mfirst);
     free(m->nmirror);
@@ -490,7 +541,8 @@ sim_mem *sim_mem_detailed_create(const gpu_config *cfg, const sim_mem_options *o
     m->l1 = ge_calloc(nsm, sizeof *m->l1, e);
     m->l2 = ge_calloc(m->nslices, sizeof *m->l2, e);
     m->chan = ge_calloc(m->nchan, sizeof *m->chan, e);
-    if (!m->mirror || !m->mfirst || !m->nmirror || !m->l1 || !m->l2 || !m->chan)
+    m->backlog = ge_calloc(nsm, sizeof *m->backlog, e);
+    if (!m->mirror || !m->mfirst || !m->nmirror || !m->l1 || !m->l2 || !m->chan || !m->backlog)
         goto fail;
     set_mirrors(m, active, o && o->background);
     m->in_ratio = cfg->l1d.size_bytes && cfg->l1d.sector_bytes > cfg->l2.cache.sector_bytes
@@ -506,12 +558,21 @@ sim_mem *sim_mem_detailed_create(const gpu_config *cfg, const sim_mem_options *o
                  cfg->noc.buffer_flits, 0, cfg->noc.buffer_flits, e))
         goto fail;
     m->req.on_arrive = req_arrive;
+    m->req.on_depart = req_depart;
     m->req.ctx = m;
+    for (uint32_t i = 0; i < nsm; i++)
+        if (pktq_init(&m->backlog[i], m->req.src_pkts_max, e))
+            goto fail;
     m->rep.on_arrive = rep_arrive;
+    m->rep.on_depart = rep_depart;
     m->rep.ctx = m;
-    for (uint32_t i = 0; i < m->nchan; i++)
+    for (uint32_t i = 0; i < m->nchan; i++) {
         if (dram_init(&m->chan[i], &m->timing, cfg, dram_done, m, e))
             goto fail;
+        m->chan[i].id = i;
+        m->chan[i].on_room = dram_room;
+        m->chan[i].room_ctx = m;
+    }
     for (uint32_t i = 0; i < m->nslices; i++)
         if (l2_init(&m->l2[i], i, cfg, &m->am, e))
             goto fail;

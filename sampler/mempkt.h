@@ -37,6 +37,15 @@
 #define MEM_SHADOW_BIT 50
 static inline int mem_line_is_shadow(uint64_t line) { return (line >> MEM_SHADOW_BIT) != 0; }
 
+/* Population count without a library call (the default x86-64 target has
+ * no popcnt instruction, and __builtin_popcount then calls libgcc). */
+static inline uint32_t mem_popc(uint32_t m)
+{
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
 /* Sector masks between granularities: every bit of `m` becomes r bits
  * (expand), or every group of r bits becomes one bit, set if any is
  * (contract).  r is a power of two; masks have at most 32 bits. */

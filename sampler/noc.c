@@ -122,6 +122,8 @@ static uint64_t serve(noc *n, uint32_t s, uint64_t now)
         pktq_push(&n->dst[d], &out);
         if (n->on_arrive)
             n->on_arrive(n->ctx, d, out.ready);
+        if (n->on_depart)
+            n->on_depart(n->ctx, s, now);
     }
 }
 

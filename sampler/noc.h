@@ -52,6 +52,8 @@ typedef struct noc {
     uint64_t wake;       /* earliest tick noc_tick has work */
     /* Called for every packet put into a destination buffer (may be NULL). */
     void (*on_arrive)(void *ctx, uint32_t dst, uint64_t tick);
+    /* Called when a packet leaves source src's queue (may be NULL). */
+    void (*on_depart)(void *ctx, uint32_t src, uint64_t tick);
     void *ctx;
     double flits;        /* flits delivered (real traffic) */
     double flits_all;    /* flits delivered (incl. shadow) */

@@ -9,9 +9,24 @@
 typedef struct warp_st {
     uint64_t i;
     uint32_t out;
-    int done, have;
+    int done, have, queued;
     drv_op op;
 } warp_st;
+
+/* Per SM: a FIFO of warps that may issue (have a free load slot). */
+typedef struct ready_q {
+    uint32_t *w;
+    uint32_t head, n, cap;
+} ready_q;
+
+static void rq_push(ready_q *q, uint32_t w) { q->w[(q->head + q->n++) % q->cap] = w; }
+static uint32_t rq_pop(ready_q *q)
+{
+    uint32_t w = q->w[q->head];
+    q->head = (q->head + 1) % q->cap;
+    q->n--;
+    return w;
+}
 
 int drv_run(sim_mem *m, const drv_cfg *c, drv_result *r, ge_err *e)
 {
@@ -24,16 +39,25 @@ int drv_run(sim_mem *m, const drv_cfg *c, drv_result *r, ge_err *e)
     uint64_t *issue = calloc((size_t)nw * depth, sizeof *issue);
     uint32_t *tok_warp = calloc((size_t)nw * depth, sizeof *tok_warp);
     uint32_t *free_tok = calloc((size_t)nw * depth, sizeof *free_tok);
-    uint32_t *rr = calloc(c->nsm, sizeof *rr);
-    if (!w || !issue || !tok_warp || !free_tok || !rr) {
-        free(w), free(issue), free(tok_warp), free(free_tok), free(rr);
+    ready_q *rq = calloc(c->nsm, sizeof *rq);
+    uint32_t *qbuf = calloc(nw, sizeof *qbuf);
+    if (!w || !issue || !tok_warp || !free_tok || !rq || !qbuf) {
+        free(w), free(issue), free(tok_warp), free(free_tok), free(rq), free(qbuf);
         return ge_errf(e, "memdrv: out of memory");
     }
     uint32_t nfree = nw * depth;
     for (uint32_t i = 0; i < nfree; i++)
         free_tok[i] = nfree - 1 - i;
+    for (uint32_t s = 0; s < c->nsm; s++) {
+        rq[s].w = qbuf + (size_t)s * c->warps;
+        rq[s].cap = c->warps;
+        for (uint32_t k = 0; k < c->warps; k++) {
+            rq_push(&rq[s], s * c->warps + k);
+            w[s * c->warps + k].queued = 1;
+        }
+    }
     uint64_t now = c->start, outstanding = 0;
-    uint32_t live = nw;
+    uint32_t live = nw, nready = nw;
     while (live || outstanding) {
         if (now - c->start > maxc) {
             r->timed_out = 1;
@@ -43,7 +67,8 @@ int drv_run(sim_mem *m, const drv_cfg *c, drv_result *r, ge_err *e)
         for (uint32_t s = 0; s < c->nsm; s++) {
             uint32_t tok;
             while (m->ops->pop(m, (int)s, now, &tok)) {
-                warp_st *ws = &w[tok_warp[tok]];
+                uint32_t wi = tok_warp[tok];
+                warp_st *ws = &w[wi];
                 double lat = (double)(now - issue[tok]);
                 r->lat_sum += lat;
                 if (lat < r->lat_min)
@@ -55,20 +80,26 @@ int drv_run(sim_mem *m, const drv_cfg *c, drv_result *r, ge_err *e)
                 outstanding--;
                 free_tok[nfree++] = tok;
                 r->end = now + 1;
+                if (!ws->queued && !ws->done) {
+                    rq_push(&rq[s], wi);
+                    ws->queued = 1;
+                    nready++;
+                }
             }
         }
-        int busy = 0;
-        for (uint32_t s = 0; s < c->nsm; s++) {
-            uint32_t issued = 0;
-            for (uint32_t k = 0; k < c->warps && issued < ipc; k++) {
-                uint32_t wi = s * c->warps + (rr[s] + k) % c->warps;
+        int retry = 0;
+        for (uint32_t s = 0; s < c->nsm && nready; s++) {
+            ready_q *q = &rq[s];
+            for (uint32_t issued = 0; issued < ipc && q->n;) {
+                uint32_t wi = q->w[q->head];
                 warp_st *ws = &w[wi];
-                if (ws->done || ws->out >= depth)
-                    continue;
                 if (!ws->have) {
                     if (!c->gen(c->ctx, s, wi % c->warps, ws->i, &ws->op)) {
                         ws->done = 1;
                         live--;
+                        rq_pop(q);
+                        ws->queued = 0;
+                        nready--;
                         continue;
                     }
                     ws->have = 1;
@@ -80,7 +111,7 @@ int drv_run(sim_mem *m, const drv_cfg *c, drv_result *r, ge_err *e)
                     a.token = free_tok[nfree - 1];
                 if (m->ops->access(m, (int)s, &a, now) == SIM_MEM_RETRY) {
                     r->retries++;
-                    busy = 1;
+                    retry = 1;
                     break;
                 }
                 issued++;
@@ -100,16 +131,21 @@ int drv_run(sim_mem *m, const drv_cfg *c, drv_result *r, ge_err *e)
                     if (now + 1 > r->end)
                         r->end = now + 1;
                 }
-                busy = 1;
+                rq_pop(q);
+                if (ws->out < depth) {
+                    rq_push(q, wi); /* round robin: to the back */
+                } else {
+                    ws->queued = 0;
+                    nready--;
+                }
             }
-            rr[s] = (rr[s] + 1) % c->warps;
         }
-        now = busy ? now + 1 : m->ops->next_event(m, now);
+        now = retry || nready ? now + 1 : m->ops->next_event(m, now);
         if (now == UINT64_MAX)
             break;
     }
     r->cycles = r->end > c->start ? r->end - c->start : 0;
-    free(w), free(issue), free(tok_warp), free(free_tok), free(rr);
+    free(w), free(issue), free(tok_warp), free(free_tok), free(rq), free(qbuf);
     if (r->timed_out)
         return ge_errf(e, "memdrv: no progress within %llu cycles", (unsigned long long)maxc);
     return 0;
