@@ -92,7 +92,7 @@ void gpurt_destroy(gpurt *d)
     if (!d)
         return;
     ptx_cta_free(d->cs);
-    free(d->L.params);
+    ptx_launch_release(&d->L);
     for (size_t i = 0; i < d->nres; i++)
         free(d->res[i].name);
     free(d->res);
@@ -273,62 +273,20 @@ int gpurt_launch(gpurt *d, const char *name, gpurt_dim3 grid, gpurt_dim3 block, 
     return gpurt_launch_stream(d, 0, name, grid, block, dyn_shmem, args);
 }
 
-/* Prepare d->L and the CTA state for a launch. */
+/* Prepare d->L and the CTA state for a launch; the CTA state is kept
+ * while the kernel, block shape and dynamic shared size stay the same. */
 static int setup_launch(gpurt *d, int k, gpurt_dim3 grid, gpurt_dim3 block, uint32_t dyn, void **args)
 {
-    const ptx_module *m = d->mod;
-    const ptx_func *f = &m->funcs[k];
-    const char *kn = ptx_str(m, f->name);
-    uint64_t threads = (uint64_t)block.x * block.y * block.z;
-    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
-        return gpurt_fail(d, "launch of %s: grid and block dimensions must be at least 1", kn);
-    if (threads > 1024)
-        return gpurt_fail(d, "launch of %s: %llu threads per block (at most 1024)", kn, (unsigned long long)threads);
-    if (block.z > 64 || grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu)
-        return gpurt_fail(d, "launch of %s: grid or block dimension out of range", kn);
-    if (f->reqntid[0] && threads > (uint64_t)f->reqntid[0] * (f->reqntid[1] ? f->reqntid[1] : 1) *
-                                       (f->reqntid[2] ? f->reqntid[2] : 1))
-        return gpurt_fail(d, "launch of %s: %llu threads per block exceeds the kernel's .maxntid/.reqntid", kn,
-                          (unsigned long long)threads);
-    const ptx_layout *lay = &m->layouts[k];
-    uint64_t dyn_base = (lay->shared_size + m->dyn_shared_align - 1) / m->dyn_shared_align * m->dyn_shared_align;
-    if (dyn > 227u * 1024 || dyn_base + dyn > PTX_WIN_SIZE)
-        return gpurt_fail(d, "launch of %s: %u bytes of dynamic shared memory is too much", kn, dyn);
-    if (f->nparams && !args)
-        return gpurt_fail(d, "launch of %s: no arguments for %u parameters", kn, f->nparams);
+    uint32_t g3[3] = {grid.x, grid.y, grid.z}, b3[3] = {block.x, block.y, block.z};
+    d->L.inst_limit = d->inst_limit;
+    d->L.launch_id = (uint32_t)d->st.launches;
+    if (ptx_launch_init(&d->L, d->mod, (uint32_t)k, &d->mem, g3, b3, dyn, args, &d->err))
+        return fail(d);
     int reuse = d->cs && d->cs_kernel == (uint32_t)k && d->cs_block[0] == block.x && d->cs_block[1] == block.y &&
                 d->cs_block[2] == block.z && d->cs_dyn == dyn;
-    ptx_launch *L = &d->L;
     if (!reuse) {
         ptx_cta_free(d->cs);
-        d->cs = NULL;
-        free(L->params);
-        memset(L, 0, sizeof *L);
-        L->params = calloc(f->param_size + 1, 1);
-        if (!L->params)
-            return gpurt_fail(d, "out of memory");
-    }
-    L->mod = m;
-    L->kernel = (uint32_t)k;
-    L->lay = lay;
-    L->mem = &d->mem;
-    L->grid[0] = grid.x, L->grid[1] = grid.y, L->grid[2] = grid.z;
-    L->block[0] = block.x, L->block[1] = block.y, L->block[2] = block.z;
-    L->dyn_shared = dyn;
-    L->dyn_base = (uint32_t)dyn_base;
-    L->shared_size = (uint32_t)(dyn_base + dyn);
-    L->threads = (uint32_t)threads;
-    L->warps = (uint32_t)((threads + 31) / 32);
-    L->launch_id = (uint32_t)d->st.launches;
-    L->inst_limit = d->inst_limit;
-    for (uint32_t i = 0; i < f->nparams; i++) {
-        const ptx_param *pa = &m->params[f->param_first + i];
-        if (!args[i])
-            return gpurt_fail(d, "launch of %s: argument %u is NULL", kn, i);
-        memcpy(L->params + pa->offset, args[i], pa->size);
-    }
-    if (!reuse) {
-        d->cs = ptx_cta_new(L, &d->err);
+        d->cs = ptx_cta_new(&d->L, &d->err);
         if (!d->cs)
             return fail(d);
         d->cs_kernel = (uint32_t)k;

@@ -398,6 +398,16 @@ typedef struct ptx_launch {
     uint64_t inst_limit;      /* warp instructions per CTA before failing; 0 = none */
 } ptx_launch;
 
+/* Validate a launch configuration the way the CUDA runtime does (block at
+ * most 1024 threads, grid y/z at most 65535, .maxntid/.reqntid, dynamic
+ * shared memory at most 227 KB) and fill L: the parameter buffer is laid out
+ * from the kernel's .param declarations, args[i] pointing to the i-th value.
+ * L->params is (re)allocated here; release it with ptx_launch_release.
+ * Errors read "launch of KERNEL: ...". */
+int ptx_launch_init(ptx_launch *L, const ptx_module *m, uint32_t kernel, ptx_mem *mem, const uint32_t grid[3],
+                    const uint32_t block[3], uint32_t dyn_shared, void **args, ge_err *e);
+void ptx_launch_release(ptx_launch *L);
+
 typedef struct ptx_cta ptx_cta;
 
 /* Counters of one CTA execution. */
