@@ -260,6 +260,7 @@ typedef struct cacti_matrow {
 
 typedef struct cacti_muxdec {
     int valid;
+    int cols;                            /* columns it was built for */
     cacti_dec dec;
     cacti_predec pre, way;
 } cacti_muxdec;
@@ -275,11 +276,13 @@ typedef struct cacti_matcache {
     double dec_cw[CACTI_RC_SLOTS];
     cacti_dec dec[CACTI_RC_SLOTS];
     cacti_driver blpre[CACTI_RC_SLOTS];
-    int mux_cols;                        /* columns the mux decoders below were built for */
+    int mux_cols;                        /* columns of the current mat */
     double mux_cw, mux_ch;
-    cacti_muxdec bmux[10];
-    cacti_muxdec sa1[20][10];
-    cacti_muxdec sa2[20][10];
+    /* multiplexer decoders, per column count (CACTI_MUX_WAYS-way set) and mux degree */
+#define CACTI_MUX_WAYS 4
+    cacti_muxdec bmux[CACTI_MUX_WAYS][10];
+    cacti_muxdec sa1[CACTI_MUX_WAYS][20][10];
+    cacti_muxdec sa2[CACTI_MUX_WAYS][20][10];
 } cacti_matcache;
 
 int cacti_mat_build(const cacti_tech *t, const cacti_dp *dp, cacti_matcache *mc, cacti_mat *m);

@@ -64,7 +64,7 @@ static void row_build(const cacti_tech *t, const cacti_dp *dp, int cols, cacti_m
 
     /* the wordline driver and precharge driver depend on the columns, the
      * predecoder on the rows: both are memoised across partitions */
-    unsigned hc = ((unsigned)cols * 2654435761u) % CACTI_RC_SLOTS;
+    unsigned hc = (((unsigned)cols * 2654435761u) >> 24) % CACTI_RC_SLOTS;
     if (mc->dec_cols[hc] != cols || mc->dec_cw[hc] != cw) {
         cacti_dec_make(t, &mc->dec[hc], rows, 0, r->C_wl, r->R_wl, ch);
         cacti_driver_make(t, &mc->blpre[hc], cols * cacti_gate_c(pd, 2.0 * t->w_pch + t->w_eq),
@@ -77,7 +77,7 @@ static void row_build(const cacti_tech *t, const cacti_dp *dp, int cols, cacti_m
     if (rows < 16) /* fewer than 4 address bits: no separate decoder (not reached: rows >= 16) */
         r->row_dec.exist = 0;
     r->bl_pre_drv = mc->blpre[hc];
-    unsigned hr = ((unsigned)rows * 2654435761u) % CACTI_RC_SLOTS;
+    unsigned hr = (((unsigned)rows * 2654435761u) >> 24) % CACTI_RC_SLOTS;
     if (mc->pre_rows[hr] != rows) {
         double c_pre_wire = sub_per_row * rows * t->inside.C_per_um * ch;
         double r_pre_wire = sub_per_row * rows * t->inside.R_per_um * ch;
@@ -125,10 +125,11 @@ static void row_build(const cacti_tech *t, const cacti_dp *dp, int cols, cacti_m
                     cd->Vdd;
 }
 
-static const cacti_muxdec *mux_get(const cacti_tech *t, cacti_muxdec *slot, int nsig, int way_select,
+static const cacti_muxdec *mux_get(const cacti_tech *t, cacti_muxdec *slot, int cols, int nsig, int way_select,
                                    double c_load, double r_wire, double cell_h)
 {
-    if (!slot->valid) {
+    if (!slot->valid || slot->cols != cols) {
+        slot->cols = cols;
         cacti_dec_make(t, &slot->dec, nsig, way_select > 1, c_load, r_wire, cell_h);
         cacti_predec_make(t, &slot->pre, nsig, &slot->dec, 0, 0, 1, 0.0);
         cacti_waysel_make(t, &slot->way, way_select, &slot->dec, 0.0);
@@ -233,17 +234,18 @@ const cacti_matrow *cacti_matrow_get(const cacti_tech *t, const cacti_dp *dp, ca
         row_build(t, dp, cols, mc, R);
         mc->row_valid = 1;
     }
-    if (mc->mux_cols != cols || mc->mux_cw != dp->cell_w || mc->mux_ch != dp->cell_h) {
-        /* the multiplexer decoders depend on the columns only */
-        for (int i = 0; i < 10; i++) {
-            mc->bmux[i].valid = 0;
-            for (int j = 0; j < 20; j++)
-                mc->sa1[j][i].valid = mc->sa2[j][i].valid = 0;
-        }
-        mc->mux_cols = cols;
+    if (mc->mux_cw != dp->cell_w || mc->mux_ch != dp->cell_h) {
+        /* a different cell invalidates every multiplexer decoder */
+        for (int w = 0; w < CACTI_MUX_WAYS; w++)
+            for (int i = 0; i < 10; i++) {
+                mc->bmux[w][i].valid = 0;
+                for (int j = 0; j < 20; j++)
+                    mc->sa1[w][j][i].valid = mc->sa2[w][j][i].valid = 0;
+            }
         mc->mux_cw = dp->cell_w;
         mc->mux_ch = dp->cell_h;
     }
+    mc->mux_cols = cols;
     return R;
 }
 
@@ -264,9 +266,10 @@ int cacti_mux_get(const cacti_tech *t, const cacti_dp *dp, cacti_matcache *mc, c
     double c_sa1 = ndsam1 > 1 ? ((double)sub_per_mat * nsa / ndsam1) * cacti_gate_c(pd, t->w_sa_mux) + wire_c_mux : 0;
     double c_sa2 =
         ndsam2 > 1 ? ((double)sub_per_mat * nsa / (ndsam1 * ndsam2)) * cacti_gate_c(pd, t->w_sa_mux) + wire_c_mux : 0;
-    *bm = mux_get(t, &mc->bmux[lcm], ndcm, 0, c_bmux, wire_r_mux, ch);
-    *s1 = mux_get(t, &mc->sa1[lcm + l1][l1], dp->deg_samux1_nonassoc, dp->way_select, c_sa1, wire_r_mux, ch);
-    *s2 = mux_get(t, &mc->sa2[lcm + l1][l2], ndsam2, 0, c_sa2, wire_r_mux, ch);
+    int w = (int)((((unsigned)cols * 2654435761u) >> 24) % CACTI_MUX_WAYS);
+    *bm = mux_get(t, &mc->bmux[w][lcm], cols, ndcm, 0, c_bmux, wire_r_mux, ch);
+    *s1 = mux_get(t, &mc->sa1[w][lcm + l1][l1], cols, dp->deg_samux1_nonassoc, dp->way_select, c_sa1, wire_r_mux, ch);
+    *s2 = mux_get(t, &mc->sa2[w][lcm + l1][l2], cols, ndsam2, 0, c_sa2, wire_r_mux, ch);
     return 1;
 }
 
