@@ -261,6 +261,7 @@ static cacti_status set_u32(const pctx *p, const char *v, uint32_t *dst, uint32_
 typedef struct {
     int tag_cell, tag_peri;
     int have_tag_cell, have_tag_peri;
+    int cam;            /* cache type "cam": fully associative whatever -associativity says */
 } extra_t;
 
 static cacti_status apply(const pctx *p, int id, const char *v, int quoted, cacti_spec *s, extra_t *x)
@@ -332,12 +333,12 @@ static cacti_status apply(const pctx *p, int id, const char *v, int quoted, cact
         return CACTI_OK;
     case K_TYPE:
         if (!strcmp(v, "cache"))
-            s->is_cache = 1;
+            s->is_cache = 1, x->cam = 0;
         else if (!strcmp(v, "ram"))
-            s->is_cache = 0;
+            s->is_cache = 0, x->cam = 0;
         else if (!strcmp(v, "cam")) {
             s->is_cache = 0;
-            s->assoc = 0;
+            x->cam = 1;
         } else if (!strcmp(v, "main memory"))
             return bad(p, CACTI_EINVAL, "DRAM main memory is not modelled; cache type", v);
         else
@@ -446,7 +447,7 @@ cacti_status cacti_cfg_parse(const char *text, size_t len, const char *name, cac
     cacti_spec_init(&s);
     s.output_bits = 0; /* unless given: the whole line */
     cacti_clear_error();
-    extra_t x = {0, 0, 0, 0};
+    extra_t x = {0, 0, 0, 0, 0};
     pctx p = {name, 0, warn, warn_ctx};
     int line_of[K_IGNORE + 1];
     memset(line_of, 0, sizeof line_of);
@@ -510,7 +511,9 @@ cacti_status cacti_cfg_parse(const char *text, size_t len, const char *name, cac
     p.line = 0;
     if ((x.have_tag_cell && x.tag_cell != (int)s.cell_dev) || (x.have_tag_peri && x.tag_peri != (int)s.periph_dev))
         warnf(&p, "tag array device types differ from the data array; the data array's are used for both");
-    if (!s.is_cache && s.assoc > 1)
+    if (x.cam)
+        s.assoc = 0;
+    else if (!s.is_cache && s.assoc != 1)
         s.assoc = 1; /* a RAM has no ways */
     if (s.output_bits == 0)
         s.output_bits = 8 * s.line_bytes;

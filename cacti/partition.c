@@ -725,15 +725,26 @@ static cacti_status search_fa(const cacti_spec *s, const cacti_tech *t, cacti_re
         free(l.v);
         return cacti_fail(CACTI_ENOSOL, "no valid CAM organisation (fewer than 32 entries per bank)");
     }
-    /* the search energy drives the choice of a CAM */
-    for (size_t i = 0; i < l.n; i++)
-        l.v[i].e_read = s->is_cache ? l.v[i].e_read : l.v[i].e_search;
+    /* the search energy drives the choice of a CAM (a read of a fully
+     * associative cache already is a search) */
+    double *plain = malloc(l.n * sizeof *plain);
+    if (!plain) {
+        free(l.v);
+        return cacti_fail(CACTI_ENOMEM, "out of memory during the organisation search");
+    }
+    for (size_t i = 0; i < l.n; i++) {
+        plain[i] = l.v[i].e_read;
+        l.v[i].e_read = l.v[i].e_search;
+    }
     const cacti_arr *b = choose_list(s, s->objective, s->weight, s->dev_pct, NULL, &l);
     if (!b) {
+        free(plain);
         free(l.v);
         return cacti_fail(CACTI_ENOSOL, "no CAM organisation met the objective");
     }
     cacti_arr best = *b;
+    best.e_read = plain[b - l.v];
+    free(plain);
     free(l.v);
     figs f;
     combine(s, NULL, &best, &f);

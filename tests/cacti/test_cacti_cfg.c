@@ -119,6 +119,21 @@ static void test_values(void **state)
     assert_int_equal(cacti_solve(&s, &r), CACTI_OK);
 }
 
+static void test_cam_type(void **state)
+{
+    (void)state;
+    cacti_spec s;
+    /* cache type "cam" wins over a later -associativity line */
+    assert_int_equal(parse("-size (bytes) 2048\n-block size (bytes) 8\n-cache type \"cam\"\n-associativity 1\n", &s,
+                           NULL),
+                     CACTI_OK);
+    assert_int_equal(s.assoc, 0);
+    assert_int_equal(s.is_cache, 0);
+    cacti_result r;
+    assert_int_equal(cacti_solve(&s, &r), CACTI_OK);
+    assert_true(r.search_energy_nj > r.read_energy_nj);
+}
+
 static void test_unknown_key(void **state)
 {
     (void)state;
@@ -248,6 +263,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_template),
         cmocka_unit_test(test_values),
+        cmocka_unit_test(test_cam_type),
         cmocka_unit_test(test_unknown_key),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_cli),
