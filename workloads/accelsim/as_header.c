@@ -38,7 +38,6 @@
 #define AS_MAX_NREGS 255
 #define AS_MAX_SHMEM (256u << 10)
 #define AS_MAX_BLOCK_THREADS 1024
-#define AS_MN_SLOTS 65536u /* range of ws_inst.opcode */
 
 static const char *const field_key[AS_F_COUNT] = {
     [AS_F_NAME] = "kernel name", [AS_F_ID] = "kernel id", [AS_F_GRID] = "grid dim",
@@ -57,9 +56,9 @@ int as_kernel_init(as_kernel *K, ge_err *e)
     memset(K, 0, sizeof *K);
     /* Not zeroed: only entries below nmn are ever read, and a calloc of
      * this size would cost a memset per kernel. */
-    K->mn = malloc(AS_MN_SLOTS * sizeof *K->mn);
-    K->mn_len = malloc(AS_MN_SLOTS * sizeof *K->mn_len);
-    K->mn_op = malloc(AS_MN_SLOTS * sizeof *K->mn_op);
+    K->mn = malloc(AS_MAX_MNEMONICS * sizeof *K->mn);
+    K->mn_len = malloc(AS_MAX_MNEMONICS * sizeof *K->mn_len);
+    K->mn_op = malloc(AS_MAX_MNEMONICS * sizeof *K->mn_op);
     K->hash_cap = 256;
     K->hash = calloc(K->hash_cap, sizeof *K->hash);
     if (!K->mn || !K->mn_len || !K->mn_op || !K->hash) {

@@ -69,6 +69,7 @@ static int raw_rewind(as_in *in, ge_err *e)
     return 0;
 }
 
+/* (Re)start the xz decoder.  Memory input is given to it whole. */
 static int lz_start(as_in *in, ge_err *e)
 {
     if (in->lz_live)
@@ -79,6 +80,12 @@ static int lz_start(as_in *in, ge_err *e)
         return ge_errf(e, "%s: cannot start the xz decoder", in->path);
     in->lz_live = 1;
     in->zeof = 0;
+    if (in->fd < 0) {
+        in->lz.next_in = in->mem;
+        in->lz.avail_in = in->memlen;
+        in->mempos = in->memlen;
+        in->zeof = 1;
+    }
     return 0;
 }
 
@@ -142,30 +149,45 @@ static ssize_t fill(as_in *in, ge_err *e)
     return (ssize_t)(in->end - before);
 }
 
-/* Common part of the two opens: look at the first bytes to pick plain/xz. */
+/* Common part of the two opens: look at the first bytes to pick plain/xz.
+ * Memory input is handed to the decoder (or copied) whole, without the
+ * compressed-chunk buffer. */
 static int start(as_in *in, ge_err *e)
 {
-    in->zbuf = malloc(ZBUF_SIZE);
-    if (!in->zbuf)
-        return ge_errf(e, "%s: out of memory", in->path);
-    ssize_t got = raw_read(in, in->zbuf, ZBUF_SIZE, e);
-    if (got < 0)
-        return -1;
-    int xz = (size_t)got >= sizeof xz_magic && memcmp(in->zbuf, xz_magic, sizeof xz_magic) == 0;
+    const uint8_t *head;
+    size_t got;
+    if (in->fd < 0) {
+        head = in->mem;
+        got = in->memlen;
+    } else {
+        if (!(in->zbuf = malloc(ZBUF_SIZE)))
+            return ge_errf(e, "%s: out of memory", in->path);
+        ssize_t n = raw_read(in, in->zbuf, ZBUF_SIZE, e);
+        if (n < 0)
+            return -1;
+        head = in->zbuf;
+        got = (size_t)n;
+    }
+    int xz = got >= sizeof xz_magic && memcmp(head, xz_magic, sizeof xz_magic) == 0;
     /* plain data in memory needs no more window than its own size */
     in->cap = (in->fd < 0 && !xz && in->memlen + 2 < AS_IN_BUF) ? in->memlen + 2 : AS_IN_BUF;
-    in->buf = malloc(in->cap);
-    if (!in->buf)
+    if (!(in->buf = malloc(in->cap)))
         return ge_errf(e, "%s: out of memory", in->path);
     if (xz) {
         in->xz = 1;
         if (lz_start(in, e))
             return -1;
-        in->lz.next_in = in->zbuf;
-        in->lz.avail_in = (size_t)got;
+        if (in->fd >= 0) {
+            in->lz.next_in = head;
+            in->lz.avail_in = got;
+        }
     } else {
-        memcpy(in->buf, in->zbuf, (size_t)got);
-        in->end = (size_t)got;
+        if (in->fd < 0) {
+            got = in->memlen < in->cap - 1 ? in->memlen : in->cap - 1;
+            in->mempos = got;
+        }
+        memcpy(in->buf, head, got);
+        in->end = got;
         if (got == 0)
             in->eof = 1;
     }

@@ -21,6 +21,10 @@
 /* ---- as_input.c ---- */
 
 #define AS_IN_BUF (1u << 20)  /* read buffer; also the longest line accepted */
+/* Distinct mnemonics per kernel.  SASS kernels use tens to a few hundred
+ * (base opcode + modifiers); the limit only stops a corrupt trace from
+ * growing the table without bound. */
+#define AS_MAX_MNEMONICS 4096u
 #define AS_XZ_MEMLIMIT (256u << 20)
 
 typedef struct as_in {
@@ -81,8 +85,8 @@ typedef struct as_kernel {
     const as_family *fam;
     uint32_t warps_per_cta;
     /* Interned mnemonics: mn[i] for i < nmn (entries beyond are not
-     * initialised).  mn has 65536 slots (the range of ws_inst.opcode), so
-     * its address never changes while the kernel is read. */
+     * initialised).  mn has AS_MAX_MNEMONICS slots, allocated once, so its
+     * address never changes while the source is open. */
     char **mn;
     uint32_t *mn_len;
     uint8_t *mn_op;

@@ -176,8 +176,8 @@ static int intern_hashed(as_kernel *K, const char *mn, size_t n, uint32_t h, ge_
             return (int)x;
     }
     char q[64];
-    if (K->nmn == 65536)
-        return ge_errf(e, "more than 65536 distinct opcodes in one kernel");
+    if (K->nmn == AS_MAX_MNEMONICS)
+        return ge_errf(e, "more than %u distinct opcodes in one kernel", AS_MAX_MNEMONICS);
     int op = as_family_lookup(K->fam, mn, n);
     if (op < 0)
         return ge_errf(e, "unknown opcode '%s' for binary version %u (%s)", quote(q, mn, n),
