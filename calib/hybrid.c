@@ -2,9 +2,9 @@
  * hybrid.c - one kernel in hybrid mode: sample, simulate, fit, extrapolate.
  *
  * 1. Sample.  From the profile's sample CTAs (stratified by CTA cluster,
- *    model/prof_select.c) take enough to fill `sample_sms` SMs at the
- *    design's occupancy for `sample_rounds` generations, again in
- *    proportion to the clusters' sizes.
+ *    model/prof_select.c) give each of `sample_sms` SMs what a real SM
+ *    runs, capped at `sample_rounds` generations at the design's
+ *    occupancy, in proportion to the clusters' sizes.
  * 2. Simulate them in detail on `sample_sms` SMs.  The memory system runs in
  *    background mode: it carries the traffic the other SMs would add, so
  *    the sample sees the latency and bandwidth of a full GPU (sampler/mem.h).
@@ -148,7 +148,12 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
         uint32_t sms = x->o->sample_sms ? x->o->sample_sms : 1;
         if (sms > cfg->gpu.sm_count)
             sms = cfg->gpu.sm_count;
-        size_t want = (size_t)sms * occ.ctas_per_sm * (x->o->sample_rounds ? x->o->sample_rounds : 2);
+        /* Each sampled SM gets what a real SM would run, capped at `rounds`
+         * generations: a kernel of less than `rounds` waves is then sampled
+         * at its true per-SM load, a larger one at full occupancy. */
+        uint64_t per_sm = (pk->nctas + cfg->gpu.sm_count - 1) / cfg->gpu.sm_count;
+        uint64_t cap = (uint64_t)occ.ctas_per_sm * (x->o->sample_rounds ? x->o->sample_rounds : 2);
+        size_t want = (size_t)sms * (per_sm < cap ? per_sm : cap);
         const ws_cta **pick = malloc((pk->nsample ? pk->nsample : 1) * sizeof *pick);
         double *per_cluster = calloc(pk->nclusters ? pk->nclusters : 1, sizeof *per_cluster);
         if (!pick || !per_cluster) {

@@ -4,17 +4,19 @@
  * estimator or full detailed simulation (calib/estimate.h).
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_extra.h"
+#include "cli_power.h"
+#include "cli_report.h"
 #include "cli_source.h"
 #include "config_registry.h"
 #include "estimate.h"
-#include "json.h"
 #include "profiler.h"
 #include "progress.h"
-#include "table.h"
 
 #define DEFAULT_CONFIG "v100"
 #define DEFAULT_WORKLOAD "sgemm_tiled"
@@ -154,91 +156,73 @@ static int load_config(const est_args *a, gpu_config *cfg, ge_err *e)
     return a->nsets ? gcfg_validate(cfg, e) : 0;
 }
 
-static void print_table(const gpu_config *cfg, const est_args *a, const est_kernel *k, size_t n)
+/* The estimate's own columns: how the figure was obtained. */
+typedef struct {
+    const est_kernel *k;
+    size_t n;
+    est_mode mode;
+} est_cols;
+
+static const char *const est_col_names[] = {"sampled_ctas", "error_estimate", "estimate_ms"};
+
+static double est_value(void *ctx, size_t i, int c)
 {
-    static const char *const cols[] = {"kernel", "cycles", "warp_insts", "ipc", "l1_hit", "l2_hit",
-                                       "dram_util", "sampled_ctas", "error_est", "time_ms"};
-    table t;
-    ge_err e;
-    if (table_init(&t, 10, cols, &e))
-        return;
-    double cyc = 0, ins = 0, wall = 0;
-    for (size_t i = 0; i < n; i++) {
-        const kresult *r = &k[i].r;
-        table_add_row(&t, &e);
-        table_set(&t, 0, r->name);
-        table_setf(&t, 1, "%.0f", r->cycles);
-        table_setf(&t, 2, "%.0f", r->warp_insts);
-        table_setf(&t, 3, "%.2f", kr_ipc(r));
-        table_setf(&t, 4, "%.3f", r->l1_hit_rate);
-        table_setf(&t, 5, "%.3f", r->l2_hit_rate);
-        table_setf(&t, 6, "%.3f", r->dram_bw_util);
-        table_setf(&t, 7, "%llu", (unsigned long long)r->sampled_ctas);
-        table_setf(&t, 8, "%.3f", r->error_estimate);
-        table_setf(&t, 9, "%.2f", k[i].wall_s * 1e3);
-        cyc += r->cycles;
-        ins += r->warp_insts;
-        wall += k[i].wall_s;
+    const est_cols *x = ctx;
+    double sampled = 0, err = 0, ms = 0, cyc = 0;
+    for (size_t k = (i < x->n ? i : 0); k < (i < x->n ? i + 1 : x->n); k++) {
+        sampled += (double)x->k[k].r.sampled_ctas;
+        err += x->k[k].r.error_estimate * x->k[k].r.cycles; /* cycle-weighted for the total */
+        cyc += x->k[k].r.cycles;
+        ms += x->k[k].wall_s * 1e3;
     }
-    if (n > 1) {
-        table_add_row(&t, &e);
-        table_set(&t, 0, "total");
-        table_setf(&t, 1, "%.0f", cyc);
-        table_setf(&t, 2, "%.0f", ins);
-        table_setf(&t, 3, "%.2f", cyc > 0 ? ins / cyc : 0);
-        table_setf(&t, 9, "%.2f", wall * 1e3);
+    switch (c) {
+    case 0: return sampled;
+    case 1: return cyc > 0 ? err / cyc : 0;
+    case 2: return ms;
+    default: return NAN;
     }
-    if (a->csv)
-        table_print_csv(&t, stdout);
-    else {
-        printf("gpuest estimate: %s on %s, mode %s, scheduler %s\n", a->profile_path ? a->profile_path : a->spec,
-               cfg->name, est_mode_names[a->eo.mode], a->scheduler ? a->scheduler : cfg->sm.scheduler);
-        table_print(&t, stdout);
-        printf("time: %.3f s (%.2f us at %.0f MHz)\n", cyc / (cfg->gpu.core_clock_mhz * 1e6) ,
-               cyc / cfg->gpu.core_clock_mhz, cfg->gpu.core_clock_mhz);
-    }
-    table_free(&t);
 }
 
-static void print_json(const gpu_config *cfg, const est_args *a, const est_kernel *k, size_t n)
+static void est_json(void *ctx, size_t i, json_w *j)
 {
-    json_w j;
-    json_init(&j, stdout);
-    json_obj_begin(&j);
-    json_kstr(&j, "config", cfg->name);
-    json_kstr(&j, "workload", a->profile_path ? a->profile_path : a->spec);
-    json_kstr(&j, "mode", est_mode_names[a->eo.mode]);
-    json_key(&j, "kernels");
-    json_arr_begin(&j);
-    for (size_t i = 0; i < n; i++) {
-        const kresult *r = &k[i].r;
-        json_obj_begin(&j);
-        json_kstr(&j, "name", r->name);
-        json_key(&j, "grid");
-        json_arr_begin(&j);
-        for (int d = 0; d < 3; d++)
-            json_uint(&j, r->grid[d]);
-        json_arr_end(&j);
-        json_key(&j, "block");
-        json_arr_begin(&j);
-        for (int d = 0; d < 3; d++)
-            json_uint(&j, r->block[d]);
-        json_arr_end(&j);
-        json_knum(&j, "cycles", r->cycles);
-        json_knum(&j, "warp_instructions", r->warp_insts);
-        json_knum(&j, "thread_instructions", r->thread_insts);
-        json_knum(&j, "ipc", kr_ipc(r));
-        json_knum(&j, "l1_hit_rate", r->l1_hit_rate);
-        json_knum(&j, "l2_hit_rate", r->l2_hit_rate);
-        json_knum(&j, "dram_bw_util", r->dram_bw_util);
-        json_knum(&j, "avg_mem_latency", r->avg_mem_latency);
-        json_kuint(&j, "sampled_ctas", r->sampled_ctas);
-        json_knum(&j, "error_estimate", r->error_estimate);
-        json_obj_end(&j);
+    const est_cols *x = ctx;
+    (void)i;
+    json_kstr(j, "mode", est_mode_names[x->mode]);
+}
+
+static int report(const gpu_config *cfg, const est_args *a, const est_kernel *k, size_t n, ge_err *e)
+{
+    kresult *kr = calloc(n ? n : 1, sizeof *kr);
+    if (!kr)
+        return ge_errf(e, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        kr[i] = k[i].r;
+    cli_power pw;
+    if (cli_power_init(&pw, cfg, kr, n, e)) {
+        free(kr);
+        return -1;
     }
-    json_arr_end(&j);
-    json_obj_end(&j);
-    json_end(&j);
+    est_cols ec = {k, n, a->eo.mode};
+    cli_report_extra own = {3, est_col_names, est_value, est_json, &ec};
+    cli_extra_pair pair;
+    cli_extra_pair_init(&pair, &own, &pw.extra);
+    cli_report r = {a->config, a->profile_path ? a->profile_path : a->spec, kr, n, &pair.extra};
+    int rc = 0;
+    if (a->json) {
+        cli_report_json(&r, stdout);
+    } else if (a->csv) {
+        rc = cli_report_csv(&r, stdout, e);
+    } else {
+        printf("mode %s, scheduler %s\n", est_mode_names[a->eo.mode], a->scheduler ? a->scheduler : cfg->sm.scheduler);
+        rc = cli_report_table(&r, stdout, e);
+        if (rc == 0) {
+            printf("\npower and energy (all kernels):\n");
+            rc = pwr_print(&pw.total, stdout, e);
+        }
+    }
+    cli_power_free(&pw);
+    free(kr);
+    return rc;
 }
 
 int cmd_estimate(int argc, char **argv)
@@ -289,10 +273,11 @@ int cmd_estimate(int argc, char **argv)
         fprintf(stderr, "gpuest estimate: %s\n", e.msg);
         return 1;
     }
-    if (a.json)
-        print_json(&cfg, &a, res, n);
-    else
-        print_table(&cfg, &a, res, n);
+    rc = report(&cfg, &a, res, n, &e);
     free(res);
+    if (rc) {
+        fprintf(stderr, "gpuest estimate: %s\n", e.msg);
+        return 1;
+    }
     return 0;
 }

@@ -273,13 +273,14 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, port_per_warp, &gpart);
         else
             memset(&gpart, 0, sizeof gpart);
-        t_sm = startup + full * gfull.t + gpart.t;
+        t_sm = full * gfull.t + gpart.t;
         gens = full + (rem > 0.5 ? rem / c : 0);
         double pw = mp->overlap;
-        total = pow(pow(t_sm, pw) + pow(t_dram, pw) + pow(t_l2, pw) + pow(t_noc, pw), 1.0 / pw);
+        /* the start-up precedes any memory traffic, so it adds to the overlapped part */
+        total = startup + pow(pow(t_sm, pw) + pow(t_dram, pw) + pow(t_l2, pw) + pow(t_noc, pw), 1.0 / pw);
         for (uint32_t r = 0; r < nw; r++)
             model_warp_time_free(&wt[r]);
-        double nrho = total > 0 ? t_dram * mp->dram_efficiency / total : 0;
+        double nrho = total > startup ? t_dram * mp->dram_efficiency / (total - startup) : 0;
         if (mp->load_latency >= 0 || fabs(nrho - rho) < 1e-4)
             break;
         rho = 0.5 * (rho + nrho);
@@ -307,7 +308,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     /* CPI stack over all schedulers of all SMs */
     double sched = cfg->sm.schedulers;
     double all = total * sched * sms;
-    double active_cycles = t_sm * sched * active;
+    double active_cycles = t_sm * sched * active; /* start-up cycles fall to idle (nothing fetched) */
     double busy = active_cycles - t.insts;
     if (busy < 0)
         busy = 0;
@@ -322,7 +323,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double parts = ms + ds + st;
     double scale = parts > busy && parts > 0 ? busy / parts : 1;
     out->stall[KR_ISSUED] = t.insts;
-    out->stall[KR_MEMORY] = ms * scale + (total > t_sm ? (total - t_sm) * sched * active : 0);
+    out->stall[KR_MEMORY] = ms * scale + (total - startup > t_sm ? (total - startup - t_sm) * sched * active : 0);
     out->stall[KR_DEPENDENCY] = ds * scale;
     out->stall[KR_STRUCTURAL] = st * scale;
     double used = out->stall[KR_ISSUED] + out->stall[KR_MEMORY] + out->stall[KR_DEPENDENCY] + out->stall[KR_STRUCTURAL];
@@ -331,7 +332,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     /* activity counters */
     act_counters *a = &out->act;
     a->c[ACT_CYCLES] = total;
-    a->c[ACT_ACTIVE_SM_CYCLES] = t_sm * active;
+    a->c[ACT_ACTIVE_SM_CYCLES] = (t_sm + startup) * active;
     a->c[ACT_WARP_INSTS] = t.insts;
     a->c[ACT_THREAD_INSTS] = t.lanes;
     a->c[ACT_IBUFFER_WRITES] = t.insts;
