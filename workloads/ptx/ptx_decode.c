@@ -1553,14 +1553,15 @@ int ptx_decode(parser *P, const tok *mn, uint32_t guard, int guard_neg)
     if (mi < 0)
         return -1;
     D.in.mnem = (uint16_t)mi;
-    if (p_grow(P, (void **)&m->opnds, &P->cap_opnds, m->nopnds + (size_t)D.nout, sizeof *m->opnds) ||
+    if (p_grow(P, (void **)&m->opnds, &P->cap_opnds, m->nopnds + (size_t)D.nout + 1, sizeof *m->opnds) ||
         p_grow(P, (void **)&m->insts, &P->cap_insts, m->ninsts + 1, sizeof *m->insts))
         return -1;
     if (m->ninsts >= PTX_NO_PC - 1)
         return perr(P, mn->line, "too many instructions");
     D.in.opnd = m->nopnds;
     D.in.nopnd = (uint8_t)D.nout;
-    memcpy(m->opnds + m->nopnds, D.out, (size_t)D.nout * sizeof *D.out);
+    if (D.nout)
+        memcpy(m->opnds + m->nopnds, D.out, (size_t)D.nout * sizeof *D.out);
     m->nopnds += (uint32_t)D.nout;
     ws_regs(m, &D.in, m->opnds + D.in.opnd);
     m->insts[m->ninsts++] = D.in;
