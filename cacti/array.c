@@ -90,9 +90,17 @@ int cacti_dp_rows(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti_dp
 int cacti_dp_init(const cacti_req *rq, double nspd, int ndwl, int ndbl, int ndcm, int ndsam1,
                   int ndsam2, cacti_dp *dp)
 {
-    const cacti_spec *s = rq->spec;
-    if (!cacti_dp_rows(rq, nspd, ndwl, ndbl, dp))
+    cacti_dp base;
+    if (!cacti_dp_rows(rq, nspd, ndwl, ndbl, &base))
         return 0;
+    return cacti_dp_split(rq, &base, ndcm, ndsam1, ndsam2, dp);
+}
+
+int cacti_dp_split(const cacti_req *rq, const cacti_dp *base, int ndcm, int ndsam1, int ndsam2, cacti_dp *dp)
+{
+    const cacti_spec *s = rq->spec;
+    *dp = *base;
+    const int ndwl = dp->ndwl, ndbl = dp->ndbl;
     int A = rq->assoc;
     dp->ndcm = ndcm;
     dp->ndsam1 = ndsam1;
@@ -264,11 +272,13 @@ int cacti_group_prep(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti
         /* the bank arrangement depends on the bank's aspect: take the cheaper of both */
         int v1 = 1 << (lb / 2), v2 = 1 << (lb - lb / 2);
         cacti_htree_make(t, CACTI_HT_IN, 1, bw, bh, nb / v1, v1, 0, din, dout, 1, &ut);
-        cacti_htree_make(t, CACTI_HT_IN, 1, bw, bh, nb / v2, v2, 0, din, dout, 1, &ut2);
-        if (ut2.delay < ut.delay)
-            ut.delay = ut2.delay;
-        if (ut2.dyn < ut.dyn)
-            ut.dyn = ut2.dyn;
+        if (v2 != v1) {
+            cacti_htree_make(t, CACTI_HT_IN, 1, bw, bh, nb / v2, v2, 0, din, dout, 1, &ut2);
+            if (ut2.delay < ut.delay)
+                ut.delay = ut2.delay;
+            if (ut2.dyn < ut.dyn)
+                ut.dyn = ut2.dyn;
+        }
         gb->t_in = bi.delay + ut.delay;
         gb->t_out = bo.delay + ut.delay + R->wire_d;
         /* address bits: the row, the mux selects that deliver the output width,

@@ -266,7 +266,7 @@ typedef struct cacti_muxdec {
 } cacti_muxdec;
 
 /* Memo of mat parts during one organisation search (see mat.c). */
-#define CACTI_RC_SLOTS 32
+#define CACTI_RC_SLOTS 64
 typedef struct cacti_matcache {
     int row_valid;
     cacti_matrow row;
@@ -354,6 +354,8 @@ int cacti_dp_init(const cacti_req *rq, double nspd, int ndwl, int ndbl, int ndcm
 int cacti_arr_eval(const cacti_req *rq, const cacti_dp *dp, cacti_matcache *mc, cacti_arr *a);
 /* Fill the mux-independent part of dp (rows, cols, cell); 0 if invalid. */
 int cacti_dp_rows(const cacti_req *rq, double nspd, int ndwl, int ndbl, cacti_dp *dp);
+/* dp for one mux choice of the partition in base (from cacti_dp_rows); 0 if invalid. */
+int cacti_dp_split(const cacti_req *rq, const cacti_dp *base, int ndcm, int ndsam1, int ndsam2, cacti_dp *dp);
 /* Lower bounds for the branch-and-bound search (partition.c): the part of
  * the access time and read energy fixed by (nspd, ndwl, ndbl), and the full
  * bound of one mux choice. */

@@ -74,6 +74,13 @@ double cacti_ron(const cacti_dev *d, double w, int nch, int stack)
 
 double cacti_horowitz(double tin, double tf, double vs1, double vs2, int rise)
 {
+    if (vs1 == 0.5 && vs2 == 0.5) { /* the common case: switching at half swing */
+        const double ln2 = 0.69314718055994531;
+        if (tin == 0.0)
+            return tf * ln2;
+        double a = tin / tf;
+        return rise ? tf * sqrt(ln2 * ln2 + a * 0.5) : tf * sqrt(ln2 * ln2 + 2.0 * a * 0.4 * 0.5);
+    }
     if (tin == 0.0 && vs1 == vs2)
         return tf * (vs1 < 1.0 ? -log(vs1) : log(vs1));
     double a = tin / tf;

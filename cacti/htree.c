@@ -28,7 +28,16 @@ typedef struct {
     int dir, uca;
     double delay, dyn, leak, gleak;
     int want_leak;  /* node-gate leakage (only inter-bank trees report leakage; they have no gates) */
+    double ln_vs;   /* ln(Vth/Vdd): the node gates switch at the threshold */
 } walk;
+
+/* Horowitz delay of a rising step at threshold vs = Vth/Vdd (ln_vs = ln vs) after a ramp tin. */
+static double gate_delay(const walk *w, double tin, double tf)
+{
+    double vs = w->t->peri.Vth / w->t->peri.Vdd;
+    double a = tin / tf;
+    return tf * sqrt(w->ln_vs * w->ln_vs + 2.0 * a * 0.5 * (1.0 - vs));
+}
 
 /* NAND (input tree) or tri-state buffer (output tree) at a tree node driving
  * a branch whose repeater has size s2. */
@@ -45,7 +54,7 @@ static void node_gate(walk *w, double s1, double s2, double nw)
             ns = 1;
         double tc = 2 * cacti_ron(d, ns * wn, CACTI_NCH, 1) *
                     (2 * cacti_drain_c(t, d, ns * wn, CACTI_NCH, 1, 1, h) + 2 * cacti_gate_c(d, s2 * (wn + wp)));
-        w->delay += cacti_horowitz(t->rep_out_rise, tc, d->Vth / d->Vdd, d->Vth / d->Vdd, 1);
+        w->delay += gate_delay(w, t->rep_out_rise, tc);
         w->dyn += 0.5 *
                   (2 * cacti_drain_c(t, d, pton * ns * wp, CACTI_PCH, 1, 1, h) +
                    cacti_drain_c(t, d, ns * wn, CACTI_NCH, 1, 1, h) + 2 * cacti_gate_c(d, s2 * (wn + wp))) *
@@ -69,7 +78,7 @@ static void node_gate(walk *w, double s1, double s2, double nw)
                            cacti_drain_c(t, d, tr * wn, CACTI_NCH, 1, 1, h)) +
                       cacti_gate_c(d, s1 * (wn + wp));
         double tc = res_nor * c_nand + (res_nor + res_pt) * c_pt;
-        w->delay += cacti_horowitz(t->rep_out_rise, tc, d->Vth / d->Vdd, d->Vth / d->Vdd, 1);
+        w->delay += gate_delay(w, t->rep_out_rise, tc);
         w->dyn += 0.5 * (c_nand + c_pt + cacti_gate_c(d, size * (wn + wp)) + cacti_gate_c(d, tr * (wn + wp))) * v2;
         if (w->want_leak) {
             w->leak += (cacti_isub(d, wn * tr * 2, wp * tr * 2, 1, CACTI_G_INV) +
@@ -131,7 +140,7 @@ void cacti_htree_make(const cacti_tech *t, int dir, int uca, double leaf_w, doub
     ht->h = ht_half * 2.0;
     ht->w = len * 2.0;
 
-    walk w = {t, dir, uca, 0, 0, 0, 0, 0};
+    walk w = {t, dir, uca, 0, 0, 0, 0, 0, log(t->peri.Vth / t->peri.Vdd)};
     if (bits < 0) { /* wires only */
         w.uca = uca = 1;
         bits = 1;

@@ -64,7 +64,10 @@ static void row_build(const cacti_tech *t, const cacti_dp *dp, int cols, cacti_m
 
     /* the wordline driver and precharge driver depend on the columns, the
      * predecoder on the rows: both are memoised across partitions */
+    /* linear probing: a search meets a few dozen distinct row and column counts */
     unsigned hc = (((unsigned)cols * 2654435761u) >> 24) % CACTI_RC_SLOTS;
+    for (int k = 0; k < CACTI_RC_SLOTS && mc->dec_cols[hc] && (mc->dec_cols[hc] != cols || mc->dec_cw[hc] != cw); k++)
+        hc = (hc + 1) % CACTI_RC_SLOTS;
     if (mc->dec_cols[hc] != cols || mc->dec_cw[hc] != cw) {
         cacti_dec_make(t, &mc->dec[hc], rows, 0, r->C_wl, r->R_wl, ch);
         cacti_driver_make(t, &mc->blpre[hc], cols * cacti_gate_c(pd, 2.0 * t->w_pch + t->w_eq),
@@ -78,6 +81,8 @@ static void row_build(const cacti_tech *t, const cacti_dp *dp, int cols, cacti_m
         r->row_dec.exist = 0;
     r->bl_pre_drv = mc->blpre[hc];
     unsigned hr = (((unsigned)rows * 2654435761u) >> 24) % CACTI_RC_SLOTS;
+    for (int k = 0; k < CACTI_RC_SLOTS && mc->pre_rows[hr] && mc->pre_rows[hr] != rows; k++)
+        hr = (hr + 1) % CACTI_RC_SLOTS;
     if (mc->pre_rows[hr] != rows) {
         double c_pre_wire = sub_per_row * rows * t->inside.C_per_um * ch;
         double r_pre_wire = sub_per_row * rows * t->inside.R_per_um * ch;

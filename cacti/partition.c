@@ -265,7 +265,7 @@ static int for_splits(engine *en, double nspd, int ndwl, int ndbl, split_fn fn)
                 if (floor(4.0 * cols / ((double)ndcm * s1 * s2)) < 4.0)
                     break;
                 cacti_dp dp;
-                if (!cacti_dp_init(en->rq, nspd, ndwl, ndbl, ndcm, s1, s2, &dp))
+                if (!cacti_dp_split(en->rq, &base, ndcm, s1, s2, &dp))
                     continue;
                 int rc = fn(en, &dp, ndcm, s1, s2);
                 if (rc)
