@@ -6,8 +6,10 @@
  * Kernels are simulated in full mode (sim_run_source); each kernel's
  * kresult goes through pwr_kernel() and the kernels are summed with
  * pwr_accumulate(), so a workload's power is its time-weighted average.
- * Optionally every window of `interval` cycles is priced too and the
- * windows' energies summed, which must reproduce the kernels' energy.
+ * Optionally every window of `interval` cycles is priced too: the
+ * windows' energies are summed (which must reproduce the kernels' energy),
+ * and the best PSR_SUSTAIN_CYCLES-long stretch of windows gives the
+ * sustained power, without the launch ramp and the drain of a short kernel.
  */
 #include <string.h>
 
@@ -17,8 +19,14 @@
 #include "suite_source.h"
 
 typedef struct {
+    double at, cycles, energy_j; /* start (cycles since the first kernel), length, energy */
+} window;
+
+typedef struct {
     const pwr_model *m;
     double energy_j, cycles;
+    window *w;
+    size_t n, cap;
     ge_err *e;
 } win_ctx;
 
@@ -30,9 +38,34 @@ static int on_window(void *ctx, const ws_kernel *k, uint64_t start, uint64_t cyc
     pwr_result r;
     if (pwr_eval(c->m, w, (double)cycles, PWR_NOMINAL, &r, c->e))
         return -1;
+    if (ge_reserve((void **)&c->w, &c->cap, c->n + 1, sizeof *c->w, c->e))
+        return -1;
+    c->w[c->n++] = (window){c->cycles, (double)cycles, r.energy_j};
     c->energy_j += r.energy_j;
     c->cycles += (double)cycles;
     return 0;
+}
+
+/* Sustained power: the highest mean power over `span` consecutive windows.
+ * A short kernel spends much of its time ramping up (cold I-cache, CTA
+ * launch) and draining; the best stretch of span windows is what the same
+ * kernel would draw in steady state if it ran long, which is the figure to
+ * set against a TDP. */
+static double sustained_w(const win_ctx *c, size_t span, double f_hz)
+{
+    double best = 0;
+    if (c->n < span)
+        span = c->n;
+    for (size_t i = 0; span && i + span <= c->n; i++) {
+        double e = 0, t = 0;
+        for (size_t k = i; k < i + span; k++) {
+            e += c->w[k].energy_j;
+            t += c->w[k].cycles / f_hz;
+        }
+        if (t > 0 && e / t > best)
+            best = e / t;
+    }
+    return best;
 }
 
 int psr_run(const gpu_config *cfg, const pwr_model *m, const char *workload, uint32_t size,
@@ -64,8 +97,10 @@ int psr_run(const gpu_config *cfg, const pwr_model *m, const char *workload, uin
     int rc = sim_run_source(g, src, &res, &n, e);
     ws_close(src);
     sim_destroy(g);
-    if (rc)
+    if (rc) {
+        free(wc.w);
         return -1;
+    }
     for (size_t i = 0; i < n && !rc; i++) {
         pwr_result r;
         if (pwr_kernel(m, &res[i], &r, e)) {
@@ -80,6 +115,10 @@ int psr_run(const gpu_config *cfg, const pwr_model *m, const char *workload, uin
     out->kernels = n;
     out->window_energy_j = wc.energy_j;
     out->window_cycles = wc.cycles;
+    if (interval)
+        out->sustained_w = sustained_w(&wc, (PSR_SUSTAIN_CYCLES + interval - 1) / interval,
+                                       cfg->gpu.core_clock_mhz * 1e6);
+    free(wc.w);
     free(res);
     if (!rc && n == 0)
         rc = ge_errf(e, "%s: no kernel was simulated", workload);

@@ -17,7 +17,11 @@ typedef struct psr_result {
     size_t kernels;
     double window_energy_j; /* sum over interval windows (0 without interval) */
     double window_cycles;
+    double sustained_w;     /* best mean power over PSR_SUSTAIN_CYCLES of windows (0 without) */
 } psr_result;
+
+/* Length of the stretch that defines sustained power, core cycles. */
+#define PSR_SUSTAIN_CYCLES 2000
 
 /* size 0 = the workload's default size.  interval > 0 also prices every
  * window of that many cycles. */
