@@ -10,7 +10,10 @@
  * spec repeatedly).
  *
  * usage: bench_cacti [--data DIR] [--detail] [--split K] [--reps N]
+ *   --data DIR  reference directory (default: the source tree's tests/data/cacti7)
+ *   --detail    one line per configuration: model/CACTI ratio of each metric
  *   --split K   also print the MAPE of the K folds (rows i % K == f)
+ *   --reps N    memoised calls to time (default 2000000)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,9 +38,13 @@ static double cpu_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+#ifndef CACTI_DATA_DIR
+#define CACTI_DATA_DIR "tests/data/cacti7"
+#endif
+
 int main(int argc, char **argv)
 {
-    const char *dir = "tests/data/cacti7";
+    const char *dir = CACTI_DATA_DIR;
     int detail = 0, split = 0;
     long reps = 2000000;
     for (int i = 1; i < argc; i++) {
@@ -101,7 +108,7 @@ int main(int argc, char **argv)
     }
 
     cacti_ref_stats st;
-    printf("CACTI 7 agreement (%s)\n", csv);
+    printf("CACTI 7 agreement (%s/reference.csv)\n", dir == (const char *)CACTI_DATA_DIR ? "tests/data/cacti7" : dir);
     if (cacti_ref_eval(rows, n, 0, 0, &st, detail ? stdout : NULL, err, sizeof err)) {
         fprintf(stderr, "bench_cacti: %s\n", err);
         free(rows);
