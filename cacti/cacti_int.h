@@ -22,6 +22,11 @@
  *   partition.c   search over organisations and the objective
  *   memo.c        thread-safe memo table, cacti_solve(), errors
  *   cfg.c         CACTI cache.cfg reader
+ *
+ * The model follows the CACTI 5.1 (HPL-2008-20), CACTI 6.0 (HPL-2009-85)
+ * and CACTI 7 (Balasubramonian et al., TACO 2017) reports, with ITRS device
+ * and wire tables (and McPAT, Li et al., MICRO 2009, at 16 nm); see
+ * docs/cacti.md.
  */
 #ifndef GPUEST_CACTI_INT_H
 #define GPUEST_CACTI_INT_H

@@ -13,6 +13,13 @@
  *
  * Errors: each failing call stores a one-line message in a thread-local
  * buffer returned by cacti_last_error(); nothing here prints or exits.
+ *
+ * Validation follows the limits of CACTI 6.0/7 (HPL-2009-85 sec. 7;
+ * Balasubramonian et al., TACO 2017): power-of-two line size, ways and banks,
+ * supported nodes 90-16 nm (CACTI 7 tables, McPAT for 16 nm), 300-400 K,
+ * and a bank at least as large as the smallest array (one mat of 2 x 2
+ * subarrays with 16 rows delivering the output width).  The template
+ * defaults of cacti_spec_init() are those of CACTI 7's cache.cfg.
  */
 #include <pthread.h>
 #include <stdarg.h>
