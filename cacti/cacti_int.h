@@ -88,6 +88,7 @@ typedef struct cacti_tech {
     cacti_layer local;        /* wordlines, bitlines */
     cacti_layer inside;       /* wires inside a mat (semi-global) */
     cacti_layer outside;      /* wires between mats (semi-global) */
+    cacti_layer global;       /* global layer (8 F pitch; not used by the array model) */
     /* SRAM / CAM cells */
     double cell_a_w, cell_p_w, cell_n_w; /* access, pull-up, pull-down widths, um */
     double sram_b_w, sram_b_h;           /* single-port SRAM cell, um */

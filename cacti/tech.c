@@ -231,7 +231,8 @@ cacti_status cacti_tech_build(unsigned node_nm, cacti_device cell, cacti_device 
     cacti_layer_rc(F, 4.0, w->ar_local, w->barrier, 0.0, w->alpha, w->ild_local, 1.5, w->horiz_k, 3.9,
                    CU_RESISTIVITY, FRINGE_CAP, &t->inside);
     t->outside = t->inside;
-    (void)dish_g; /* the global layer is not used by the array model (H-trees use semi-global) */
+    cacti_layer_rc(F, 8.0, w->ar_global, w->barrier, dish_g, w->alpha, w->ild_global, 1.5, w->horiz_k, 3.9,
+                   CU_RESISTIVITY, FRINGE_CAP, &t->global);
     t->fringe_cap = FRINGE_CAP;
 
     /* memory cells (CACTI 5.1 sec. 4.1) */

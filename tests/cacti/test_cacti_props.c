@@ -287,6 +287,39 @@ static void test_bnb_matches_exhaustive(void **state)
     }
 }
 
+static void test_tech_tables(void **state)
+{
+    (void)state;
+    const unsigned nodes[] = {90, 65, 45, 32, 22, 16};
+    double prev_local_r = 0;
+    for (int n = 0; n < 6; n++) {
+        for (int d = 0; d < 3; d++) {
+            cacti_tech lo, hi;
+            assert_int_equal(cacti_tech_build(nodes[n], (cacti_device)d, (cacti_device)d, 300, &lo), CACTI_OK);
+            assert_int_equal(cacti_tech_build(nodes[n], (cacti_device)d, (cacti_device)d, 395, &hi), CACTI_OK);
+            assert_true(lo.peri.Vdd > 0.5 && lo.peri.Vdd < 1.5 && lo.peri.Vth > 0.1 && lo.peri.Vth < lo.peri.Vdd);
+            assert_true(lo.peri.C_g_ideal > 0 && lo.peri.I_on_n > 0 && lo.peri.R_nch_on > 0);
+            assert_true(hi.peri.I_off_n > lo.peri.I_off_n);
+            /* wider, thicker layers have less resistance per micron */
+            assert_true(lo.local.R_per_um > lo.inside.R_per_um && lo.inside.R_per_um > lo.global.R_per_um);
+            assert_true(lo.sram_b_w * lo.sram_b_h > 0 && lo.cam_b_w * lo.cam_b_h > 1.9 * lo.sram_b_w * lo.sram_b_h);
+            assert_true(lo.rep_h.delay >= lo.rep_opt.delay && lo.rep_h.delay <= 1.3 * lo.rep_opt.delay + 1e-30);
+            assert_true(lo.rep_h.dyn <= lo.rep_opt.dyn);
+            if (d == 0) {
+                assert_true(lo.local.R_per_um > prev_local_r);
+                prev_local_r = lo.local.R_per_um;
+            }
+        }
+        cacti_tech hp, lstp;
+        cacti_tech_build(nodes[n], CACTI_DEV_HP, CACTI_DEV_HP, 360, &hp);
+        cacti_tech_build(nodes[n], CACTI_DEV_LSTP, CACTI_DEV_LSTP, 360, &lstp);
+        assert_true(lstp.peri.I_off_n < 0.01 * hp.peri.I_off_n);
+    }
+    cacti_tech t;
+    assert_int_equal(cacti_tech_build(28, CACTI_DEV_HP, CACTI_DEV_HP, 360, &t), CACTI_EINVAL);
+    assert_int_equal(cacti_tech_build(32, CACTI_DEV_HP, CACTI_DEV_HP, 299, &t), CACTI_EINVAL);
+}
+
 static void test_cam(void **state)
 {
     (void)state;
@@ -316,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_memo),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_bnb_matches_exhaustive),
+        cmocka_unit_test(test_tech_tables),
         cmocka_unit_test(test_cam),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
