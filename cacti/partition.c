@@ -419,7 +419,8 @@ static cacti_status engine_run(engine *en, const objective *o, cacti_arr *best, 
             st = cacti_fail(CACTI_ENOMEM, "out of memory during the organisation search");
             break;
         }
-        qsort(en->c, en->nc, sizeof *en->c, cand_cmp);
+        if (en->nc > 1)
+            qsort(en->c, en->nc, sizeof *en->c, cand_cmp);
         for (size_t i = 0; i < en->nc; i++) {
             const cand *x = &en->c[i];
             if (x->key >= best_cost)
