@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gpurt.h"
 #include "progress.h"
@@ -47,6 +48,13 @@ struct gpurt {
     void (*progress)(void *ctx, const gpurt_stats *st);
     void *progress_ctx;
 };
+
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static int fail(gpurt *d)
 {
@@ -304,9 +312,10 @@ int gpurt_launch_stream(gpurt *d, uint32_t stream, const char *name, gpurt_dim3 
 {
     if (d->failed)
         return -1;
-    double t0 = ge_now();
+    double t0 = ge_now(), c0 = thread_cpu();
     int rc = launch(d, stream, name, grid, block, dyn_shmem, args);
     d->st.launch_seconds += ge_now() - t0;
+    d->st.launch_cpu_seconds += thread_cpu() - c0;
     return rc;
 }
 

@@ -65,7 +65,8 @@ int gpurt_launch(gpurt *d, const char *name, gpurt_dim3 grid, gpurt_dim3 block, 
 /* Counters of what the device executed so far. */
 typedef struct gpurt_stats {
     uint64_t launches, ctas, warp_insts, thread_insts;
-    double launch_seconds; /* wall time spent inside launches (emulation, and the sink's waits) */
+    double launch_seconds;     /* wall time spent inside launches (emulation, and the sink's waits) */
+    double launch_cpu_seconds; /* CPU time of the calling thread inside launches */
 } gpurt_stats;
 void gpurt_get_stats(const gpurt *d, gpurt_stats *s);
 

@@ -97,7 +97,15 @@ const uint64_t *ex_src(ptx_ex *x, int i)
     case PTX_O_REG:
         return ex_reg(x, o->reg);
     case PTX_O_SREG:
-        LANES(x->mask, s[l] = sreg_lane(x, o->reg, l));
+        if ((o->reg >> 2) == PTX_SREG_TID && x->c->L->block[1] * x->c->L->block[2] == 1) {
+            uint64_t t0 = (uint64_t)x->w * 32; /* 1-D blocks: tid.x is the linear id */
+            uint32_t comp = o->reg & 3;
+            LANES(x->mask, s[l] = comp ? 0 : t0 + (uint64_t)l);
+        } else if ((o->reg >> 2) == PTX_SREG_LANEID) {
+            LANES(x->mask, s[l] = (uint64_t)l);
+        } else {
+            LANES(x->mask, s[l] = sreg_lane(x, o->reg, l));
+        }
         return s;
     case PTX_O_ADDR:
         v = ex_addr_value(x, o);

@@ -336,14 +336,14 @@ static int bar_arrive(ptx_cta *c, uint32_t w, const ptx_inst *in, uint32_t mask)
     int b = bar_id(c, w, in, mask, &count, c->e);
     if (b < 0)
         return -1;
-    c->bar_arrived[b] += (uint32_t)__builtin_popcount(mask);
+    c->bar_arrived[b] += (uint32_t)ex_popc(mask);
     if (count)
         c->bar_count[b] = count;
     if (in->flags & PTX_F_RED) {
         ptx_ex x;
         ex_setup(&x, c, w, in, mask, mask);
         uint32_t p = ex_pred(&x, 3) & mask;
-        c->bar_popc[b] += (uint32_t)__builtin_popcount(p);
+        c->bar_popc[b] += (uint32_t)ex_popc(p);
         if (p != mask)
             c->bar_all[b] = 0;
         if (p)
@@ -378,7 +378,7 @@ static uint32_t bar_need(const ptx_cta *c, int b)
     uint32_t need = c->live_threads;
     if (c->mode == 1)
         for (uint32_t w = 0; w < c->nwarps; w++)
-            need -= (uint32_t)__builtin_popcount(parked_exit(c, &c->w[w]));
+            need -= (uint32_t)ex_popc(parked_exit(c, &c->w[w]));
     return need;
 }
 
@@ -445,7 +445,7 @@ static int run_warp(ptx_cta *c, uint32_t w, int stream)
         if (++c->st.warp_insts > c->inst_limit)
             return ge_errf(e, "%s:%u: instruction limit of %llu warp instructions exceeded (endless loop?)",
                            m->name, in->line, (unsigned long long)c->inst_limit);
-        c->st.thread_insts += (uint64_t)__builtin_popcount(shown);
+        c->st.thread_insts += (uint64_t)ex_popc(shown);
         W->clock++;
         c->dyn_isa = in->isa;
         c->has_addr = 0;
@@ -484,7 +484,7 @@ static int run_warp(ptx_cta *c, uint32_t w, int stream)
             } else {
                 remove_lanes(W, mask, 0);
                 W->live &= ~mask;
-                c->live_threads -= (uint32_t)__builtin_popcount(mask);
+                c->live_threads -= (uint32_t)ex_popc(mask);
             }
             if (active & ~mask)
                 W->stk[W->sp - 1].pc = pc + 1; /* t is still the top: nothing was pushed */
@@ -686,7 +686,7 @@ int ptx_cta_step(ptx_cta *c, const uint32_t *tids, int n, ptx_step *out, ge_err 
         uint32_t w = wl[k], active = wm[k];
         uint32_t mask = guard_mask(c, w, in, active);
         uint32_t shown = in->op == PTX_OP_BRA ? active : mask;
-        c->st.thread_insts += (uint64_t)__builtin_popcount(shown);
+        c->st.thread_insts += (uint64_t)ex_popc(shown);
         c->w[w].clock++;
         c->dyn_isa = in->isa;
         c->has_addr = 0;

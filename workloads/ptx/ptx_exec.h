@@ -72,6 +72,7 @@ struct ptx_cta {
     /* per-instruction results */
     uint8_t dyn_isa;     /* isa op of the last instruction (generic memory ops resolve here) */
     uint8_t has_addr;
+    uint64_t fast_off;   /* memory fast path: subtract from addresses before adding the base */
     uint64_t addr[32];   /* lane addresses of the last memory instruction (stream form) */
     uint64_t scratch[6][32];
     ptx_cta_stats st;
@@ -110,6 +111,14 @@ static inline uint64_t *ex_reg(const ptx_ex *x, uint32_t r) { return x->R + ((si
             }                                                                \
         }                                                                    \
     } while (0)
+
+/* Population count without a libgcc call (no -mpopcnt in portable builds). */
+static inline int ex_popc(uint32_t v)
+{
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (int)((((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
 
 static inline float ex_f32(uint64_t v)
 {

@@ -61,7 +61,7 @@ static uint8_t *xlat(ptx_ex *x, int l, uint64_t addr, int space, uint32_t size, 
             space = PTX_SP_GLOBAL;
     }
     *sp = space;
-    if (size > 1 && addr % size) {
+    if (addr & (size - 1)) { /* sizes are powers of two */
         ex_fail(x, l, "misaligned %s %s of %u bytes at 0x%llx", space_name(space), acc_name[acc], size,
                 (unsigned long long)addr);
         return NULL;
@@ -78,8 +78,8 @@ static uint8_t *xlat(ptx_ex *x, int l, uint64_t addr, int space, uint32_t size, 
         lim = c->local_size;
         if (a > lim || size > lim - a)
             break;
-        *trace = PTX_LOCAL_TRACE + ((c->index * c->nwarps + x->w) * (uint64_t)(c->local_size / 4) + a / 4) * 128 +
-                 (uint64_t)l * 4 + a % 4;
+        *trace = PTX_LOCAL_TRACE + ((c->index * c->nwarps + x->w) * (uint64_t)(c->local_size >> 2) + (a >> 2)) * 128 +
+                 (uint64_t)l * 4 + (a & 3);
         return c->local + (size_t)t * c->local_size + a;
     case PTX_SP_PARAM:
         lim = c->m->funcs[c->L->kernel].param_size;
@@ -168,6 +168,52 @@ static inline void store_bits(uint8_t *p, uint64_t v, int es)
     }
 }
 
+/* If every executing lane's access lies in one global/const allocation or
+ * in shared memory and is aligned: the host pointer of that region, with
+ * c->fast_off set to the address the region starts at (so lane l's bytes
+ * are at data + (A[l] - fast_off)) and *sp to its space.  Else NULL, and
+ * the per-lane path finds (and reports) the problem. */
+static uint8_t *fast_base(ptx_ex *x, const uint64_t *A, int space, uint32_t size, int acc, int *sp)
+{
+    ptx_cta *c = x->c;
+    uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
+    LANES(x->mask, {
+        uint64_t a = A[l];
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+        bits |= a;
+    });
+    if (!x->mask || (bits & (size - 1)))
+        return NULL;
+    if (space == PTX_SP_NONE) {
+        if (in_win(lo, PTX_WIN_SHARED) && in_win(hi, PTX_WIN_SHARED)) {
+            space = PTX_SP_SHARED;
+            c->fast_off = PTX_WIN_SHARED;
+        } else if (lo >= PTX_GLOBAL_BASE && hi < PTX_GLOBAL_END) {
+            space = PTX_SP_GLOBAL;
+        } else {
+            return NULL;
+        }
+    } else {
+        c->fast_off = 0;
+    }
+    if (space == PTX_SP_SHARED) {
+        uint64_t off = c->fast_off;
+        if (hi - off >= c->shared_size || size > c->shared_size - (hi - off) || lo < off)
+            return NULL;
+        *sp = PTX_SP_SHARED;
+        return c->shared;
+    }
+    if (space != PTX_SP_GLOBAL && space != PTX_SP_CONST)
+        return NULL;
+    ptx_alloc *al = ptx_mem_find(c->L->mem, lo, hi - lo + size);
+    if (!al || (acc != ACC_LOAD && (al->flags & PTX_MEM_READONLY)))
+        return NULL;
+    c->fast_off = al->base;
+    *sp = space;
+    return al->data;
+}
+
 static int exec_ldst(ptx_ex *x)
 {
     ptx_cta *c = x->c;
@@ -199,6 +245,40 @@ static int exec_ldst(ptx_ex *x)
     int space = in->space, sp = space, first = 1;
     int in_kernel = c->m->funcs[in->func].is_kernel;
     int acc = st ? ACC_STORE : ACC_LOAD;
+    uint8_t *base = fast_base(x, A, space, size, acc, &sp);
+    if (base) {
+        /* every lane in one allocation (or the shared window), aligned */
+        c->dyn_isa = (uint8_t)isa_for(sp, acc, in_kernel);
+        c->has_addr = 1;
+        uint64_t ab = c->fast_off;
+        if (st) {
+            for (int k = 0; k < n; k++) {
+                const uint64_t *v = vals[k];
+                switch (es) {
+                case 4: LANES(x->mask, { uint32_t u = (uint32_t)v[l]; memcpy(base + (A[l] - ab) + 4 * k, &u, 4); }); break;
+                case 8: LANES(x->mask, memcpy(base + (A[l] - ab) + 8 * k, &v[l], 8)); break;
+                default: LANES(x->mask, store_bits(base + (A[l] - ab) + k * es, v[l], es)); break;
+                }
+            }
+        } else {
+            for (int k = 0; k < n; k++) {
+                uint64_t *d = regs[k];
+                if (!d)
+                    continue;
+                if (es == 4 && !sgn)
+                    LANES(x->mask, { uint32_t u; memcpy(&u, base + (A[l] - ab) + 4 * k, 4); d[l] = u; });
+                else if (es == 8)
+                    LANES(x->mask, memcpy(&d[l], base + (A[l] - ab) + 8 * k, 8));
+                else
+                    LANES(x->mask, d[l] = load_bits(base + (A[l] - ab) + k * es, es, sgn));
+            }
+        }
+        if (sp == PTX_SP_SHARED)
+            LANES(x->mask, c->addr[l] = PTX_WIN_SHARED + (A[l] - ab));
+        else
+            LANES(x->mask, c->addr[l] = A[l]);
+        return 0;
+    }
     for (uint32_t mm = x->mask; mm; mm &= mm - 1) {
         int l = __builtin_ctz(mm);
         uint64_t tr;

@@ -763,7 +763,7 @@ static int parse_reg_decl(parser *P)
         d->type = (uint8_t)ty;
         d->depth = P->depth;
         *ctr += (uint32_t)count;
-        if (ty != PTX_T_PRED) {
+        if (ty != PTX_T_PRED && count) {
             if (p_grow(P, (void **)&m->regw, &P->cap_regw, m->nregw + count, 1))
                 return -1;
             memset(m->regw + m->nregw, ptx_types[ty].size > 4 ? 2 : 1, count);
