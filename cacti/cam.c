@@ -173,6 +173,5 @@ int cacti_cam_eval(const cacti_req *rq, int ndbl, cacti_arr *a)
     a->dp.cols = tb + db;
     a->dp.num_mats = mh * mv;
     a->dp.num_act_mats = mh * mv;
-    (void)R_bl;
     return 1;
 }

@@ -264,7 +264,7 @@ typedef struct {
     int cam;            /* cache type "cam": fully associative whatever -associativity says */
 } extra_t;
 
-static cacti_status apply(const pctx *p, int id, const char *v, int quoted, cacti_spec *s, extra_t *x)
+static cacti_status apply(const pctx *p, int id, const char *v, cacti_spec *s, extra_t *x)
 {
     cacti_status st;
     uint64_t u;
@@ -431,7 +431,6 @@ static cacti_status apply(const pctx *p, int id, const char *v, int quoted, cact
             warnf(p, "forced cache configuration is ignored; the organisation is searched");
         return CACTI_OK;
     default:
-        (void)quoted;
         return CACTI_OK;
     }
 }
@@ -502,7 +501,7 @@ cacti_status cacti_cfg_parse(const char *text, size_t len, const char *name, cac
             continue;
         if (!val[0])
             return cacti_fail(CACTI_ESYNTAX, "%s:%d: missing value for '%s'", name, p.line, best->key);
-        cacti_status st = apply(&p, best->id, val, quoted, &s, &x);
+        cacti_status st = apply(&p, best->id, val, &s, &x);
         if (st != CACTI_OK) {
             return st;
         }

@@ -207,7 +207,6 @@ static double chain_leak(const cacti_tech *t, const cacti_chain *ch, int nin, do
 static void blk_eval(const cacti_tech *t, pblk *b, double in_rise, cacti_predec *p)
 {
     const cacti_dev *d = &t->peri;
-    double r = d->n2p;
     blk_groups(b);
     int has2 = 0, has3 = 0;
     for (int i = 0; i < b->ngroups; i++) {
@@ -278,7 +277,6 @@ static void blk_eval(const cacti_tech *t, pblk *b, double in_rise, cacti_predec 
         gl += g_gl * outs;
         area += g_area * outs;
     }
-    (void)r;
     p->dyn += dyn;
     p->leak += lk * t->peri.Vdd;
     p->gleak += gl * t->peri.Vdd;

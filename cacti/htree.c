@@ -91,7 +91,6 @@ static void node_gate(walk *w, double s1, double s2, double nw)
                         d->Vdd * nw;
         }
     }
-    (void)s2;
 }
 
 static double rep_size_for(const cacti_tech *t, double len)
