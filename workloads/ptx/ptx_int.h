@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ptx.h"
 
@@ -142,6 +143,71 @@ int p_resolve_name(parser *P, const tok *t, raw_opnd *r);
 /* Decode one instruction whose mnemonic is t (guard already parsed:
  * guard = predicate+1 or 0).  Reads operands up to and including ';'. */
 int ptx_decode(parser *P, const tok *mn, uint32_t guard, int guard_neg);
+
+/* ---- parser helpers (ptx_parse.c, ptx_symbols.c, ptx_vars.c) ---- */
+
+static inline int name_eq(const char *a, int alen, const char *b, int blen)
+{
+    return alen == blen && memcmp(a, b, (size_t)alen) == 0;
+}
+static inline uint64_t p_align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+int p_func_index(const ptx_module *m, const char *s, int len); /* -1 if none */
+int p_var_index(const ptx_module *m, const char *s, int len);  /* module scope; -1 if none */
+int p_expect(parser *P, char c);
+int p_read_uint(parser *P, uint64_t *v);
+int p_type_of(const tok *t);                                    /* ".u32" -> PTX_T_U32, -1 */
+/* After the space directive of a declaration: [.align N] [.vN] .type name[dims] [= init]; */
+int p_parse_var(parser *P, int space, int is_extern, uint32_t line);
+
+/* ---- instruction decoding (ptx_decode.c, ptx_decode_ctl.c, ptx_operand.c) ---- */
+
+/* Modifiers of a mnemonic after its operation. */
+typedef struct mods {
+    int types[3], ntypes;
+    int rnd, cmp, aop, shfl, vote, testp, prmt, space, vec, lo, hi, full, sync, dir, ndir;
+    unsigned flags;
+} mods;
+
+/* One instruction being decoded: its modifiers, raw operands, and the
+ * normalised operand list being built. */
+typedef struct dec {
+    parser *P;
+    const tok *mn;
+    mods M;
+    ptx_inst in;
+    raw_opnd r[MAX_RAW];
+    int n;
+    ptx_opnd out[8];
+    int nout;
+} dec;
+
+static inline char tkind(int ty) { return ptx_types[ty].kind; }
+static inline int tsize(int ty) { return ptx_types[ty].size; }
+static inline int is_int(int ty) { char k = tkind(ty); return k == 'b' || k == 'u' || k == 's'; }
+static inline int is_flt(int ty) { return tkind(ty) == 'f' || tkind(ty) == 'h'; }
+
+int dec_bad(dec *D);                        /* "unsupported instruction 'MNEMONIC'" */
+int dec_nargs(dec *D, int lo, int hi);      /* operand count check */
+int dec_need_type(dec *D, int n);           /* exactly n type modifiers */
+int dec_val(dec *D, int i, int ty);         /* append raw operand i as a value of type ty */
+int dec_dst(dec *D, int i, int ty, int sink_ok); /* append raw operand i as a destination */
+void dec_none(dec *D);                      /* append an empty operand slot */
+
+/* Memory, control flow, barriers, collectives (ptx_decode_ctl.c). */
+int dec_ldst(dec *D);
+int dec_atom(dec *D);
+int dec_bra(dec *D);
+int dec_call(dec *D);
+int dec_bar(dec *D);
+int dec_shfl(dec *D);
+int dec_vote(dec *D);
+int dec_match(dec *D);
+int dec_redux(dec *D);
+
+/* Operands (ptx_operand.c). */
+int ptx_read_operand(parser *P, raw_opnd *r);
+int ptx_conv_imm(parser *P, raw_opnd *r, int ty);
+void ptx_ws_regs(const ptx_module *m, ptx_inst *in, const ptx_opnd *o);
 
 /* After the whole module: basic blocks and reconvergence points of every
  * function, per-kernel layouts, recursion check. */
