@@ -34,12 +34,21 @@ static const char *const mnemonics[] = {
 };
 enum { M_IMAD, M_FFMA, M_IADD3, M_ISETP, M_LDG, M_STG, M_LDS, M_STS, M_BAR, M_MOV, M_FADD, M_LDG64, M_BRA, M_EXIT, M_N };
 
+/* One static instruction of the synthetic program. */
+typedef struct sinst {
+    uint8_t m, ndst, divergent, gather;
+    uint16_t dst, src0, src1;
+} sinst;
+
+#define WARPS 8
+#define INSTS_PER_WARP 500
+
 typedef struct syn {
     ws_source base;
-    uint64_t target, made;
     uint32_t nctas, next, emitted;
     uint64_t rng;
     int kinds[M_N];
+    sinst prog[INSTS_PER_WARP]; /* every warp runs this code, like a real kernel */
 } syn;
 
 static uint64_t rnd(syn *s)
@@ -50,8 +59,29 @@ static uint64_t rnd(syn *s)
     return s->rng;
 }
 
-#define WARPS 8
-#define INSTS_PER_WARP 500
+/* A random straight-line program: 16% IMAD, 16% FFMA, 12% IADD3, 8% ISETP,
+ * 10% MOV, 6% FADD, 10% LDG, 4% LDG.64, 5% STG, 5% LDS, 3% STS, 1% BAR, 2%
+ * BRA, then EXIT; 10% of instructions run with half the lanes; 5% of memory
+ * instructions scatter (base+delta), the rest are coalesced (base+stride). */
+static void make_program(syn *s)
+{
+    for (int i = 0; i < INSTS_PER_WARP; i++) {
+        sinst *x = &s->prog[i];
+        uint64_t r = rnd(s) % 100;
+        int m = r < 16 ? M_IMAD : r < 32 ? M_FFMA : r < 44 ? M_IADD3 : r < 52 ? M_ISETP : r < 62 ? M_MOV
+              : r < 68 ? M_FADD : r < 78 ? M_LDG : r < 82 ? M_LDG64 : r < 87 ? M_STG : r < 92 ? M_LDS
+              : r < 95 ? M_STS : r < 96 ? M_BAR : r < 98 ? M_BRA : M_IMAD;
+        if (i == INSTS_PER_WARP - 1)
+            m = M_EXIT;
+        x->m = (uint8_t)m;
+        x->ndst = m == M_STG || m == M_STS || m == M_BAR || m == M_BRA || m == M_EXIT ? 0 : 1;
+        x->dst = (uint16_t)(rnd(s) % 32);
+        x->src0 = (uint16_t)(rnd(s) % 32);
+        x->src1 = (uint16_t)(rnd(s) % 32);
+        x->divergent = rnd(s) % 10 == 0;
+        x->gather = rnd(s) % 20 == 0;
+    }
+}
 
 static ws_kernel syn_kernel(syn *s)
 {
@@ -88,32 +118,6 @@ static int syn_next_event(ws_source *b, ws_event *ev, ge_err *e)
     return 1;
 }
 
-static void put(syn *s, ws_cta *c, int m, uint32_t mask, uint64_t pc, uint64_t base, ge_err *e)
-{
-    ws_inst *in = ws_cta_push(c, e);
-    if (!in)
-        return;
-    in->pc = pc;
-    in->mask = mask;
-    in->opcode = (uint16_t)m;
-    in->op = (uint8_t)s->kinds[m];
-    in->ndst = m == M_STG || m == M_STS || m == M_BAR || m == M_BRA || m == M_EXIT ? 0 : 1;
-    in->dst[0] = (uint16_t)(rnd(s) % 32);
-    in->nsrc = 2;
-    in->src[0] = (uint16_t)(rnd(s) % 32);
-    in->src[1] = (uint16_t)(rnd(s) % 32);
-    if (isa_is_mem((isa_op)in->op)) {
-        in->size = m == M_LDG64 ? 8 : 4;
-        uint64_t *a = ws_cta_push_addr(c, in, e);
-        if (!a)
-            return;
-        int gather = rnd(s) % 20 == 0; /* 5% scattered (base+delta), the rest coalesced */
-        for (int l = 0; l < 32; l++)
-            if (mask >> l & 1)
-                a[l] = gather ? base + (rnd(s) % 4096) * 4 : base + (uint64_t)l * in->size;
-    }
-}
-
 static int syn_next_cta(ws_source *b, ws_cta *c, ge_err *e)
 {
     syn *s = (syn *)b;
@@ -123,26 +127,39 @@ static int syn_next_cta(ws_source *b, ws_cta *c, ge_err *e)
     c->id[0] = s->next;
     c->id[1] = c->id[2] = 0;
     c->index = s->next++;
-    uint64_t gbase = 0x00007fb000000000ull + (uint64_t)c->index * WARPS * 4096;
+    uint64_t gbase = 0x00007fb000000000ull + (uint64_t)c->index * WARPS * 32 * 64;
     for (int w = 0; w < WARPS; w++) {
         if (ws_cta_begin_warp(c, e))
             return -1;
         for (int i = 0; i < INSTS_PER_WARP; i++) {
-            uint64_t r = rnd(s) % 100, pc = (uint64_t)i * 16;
-            uint32_t mask = r % 10 == 0 ? 0x0000ffffu : 0xffffffffu; /* some divergence */
-            uint64_t base = gbase + (uint64_t)w * 4096 + (uint64_t)(i % 32) * 128;
-            int m = r < 18 ? M_IMAD : r < 34 ? M_FFMA : r < 46 ? M_IADD3 : r < 54 ? M_ISETP : r < 64 ? M_MOV
-                  : r < 70 ? M_FADD : r < 80 ? M_LDG : r < 84 ? M_LDG64 : r < 89 ? M_STG : r < 94 ? M_LDS
-                  : r < 97 ? M_STS : r < 98 ? M_BAR : M_BRA;
-            if (i == INSTS_PER_WARP - 1)
-                m = M_EXIT;
-            if (m == M_LDS || m == M_STS)
-                base = 0x00007f0000000000ull + (uint64_t)(i % 64) * 128;
-            put(s, c, m, mask, pc, base, e);
+            const sinst *x = &s->prog[i];
+            ws_inst *in = ws_cta_push(c, e);
+            if (!in)
+                return -1;
+            in->pc = (uint64_t)i * 16;
+            in->mask = x->divergent ? 0x0000ffffu : 0xffffffffu;
+            in->opcode = x->m;
+            in->op = (uint8_t)s->kinds[x->m];
+            in->ndst = x->ndst;
+            in->dst[0] = x->dst;
+            in->nsrc = 2;
+            in->src[0] = x->src0;
+            in->src[1] = x->src1;
+            if (!isa_is_mem((isa_op)in->op))
+                continue;
+            in->size = x->m == M_LDG64 ? 8 : 4;
+            uint64_t *a = ws_cta_push_addr(c, in, e);
+            if (!a)
+                return -1;
+            int shared = x->m == M_LDS || x->m == M_STS;
+            uint64_t base = shared ? 0x00007f0000000000ull + (uint64_t)(i % 16) * 512 + (uint64_t)w * 128
+                                   : gbase + (uint64_t)w * 32 * 64 + (uint64_t)(i % 8) * 256;
+            for (int l = 0; l < 32; l++)
+                if (in->mask >> l & 1)
+                    a[l] = x->gather ? base + (rnd(s) % 4096) * 4 : base + (uint64_t)l * in->size;
         }
     }
-    s->made += c->ninst;
-    return c->ninst == (size_t)WARPS * INSTS_PER_WARP ? 1 : -1;
+    return 1;
 }
 
 static void syn_close(ws_source *b)
@@ -162,6 +179,7 @@ static ws_source *syn_open(uint64_t target)
     s->nctas = (uint32_t)((target + WARPS * INSTS_PER_WARP - 1) / (WARPS * INSTS_PER_WARP));
     for (int m = 0; m < M_N; m++)
         s->kinds[m] = accelsim_op_of(80, mnemonics[m]);
+    make_program(s);
     return &s->base;
 }
 
