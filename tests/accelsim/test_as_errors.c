@@ -208,6 +208,8 @@ static void missing_files(void **state)
         {"MemcpyHtoD,0x10,4\nkernel-1.traceg\n", "kernelslist.g:2: trace file"},
         {"MemcpyHtoD,zz,4\n", "kernelslist.g:1: expected 'MemcpyHtoD,0x<address>,<bytes>'"},
         {"MemcpyHtoD,0x10\n", "kernelslist.g:1: expected 'MemcpyHtoD"},
+        {"MemcpyHtoD,0x10,99999999999999999999999\n", "kernelslist.g:1: expected 'MemcpyHtoD"},
+        {"\n\nMemcpyHtoD,0x10000000000000000,1\n", "kernelslist.g:3: expected 'MemcpyHtoD"},
         {"\nkernel-1.trace\n", "kernelslist.g:2: 'kernel-1.trace' is a raw NVBit trace"},
         {"launch foo\n", "kernelslist.g:1: unrecognised line 'launch foo'"},
     };

@@ -26,6 +26,7 @@
  * Duplicate thread blocks are an error (a u64set of the CTA indexes seen).
  * CTAs the post-processor dropped because they were empty are simply absent.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -84,7 +85,7 @@ void as_list_free(as_cmd *cmds, size_t ncmds)
 
 static int parse_memcpy(const char *s, as_cmd *c)
 {
-    /* after "MemcpyXtoY": ",0x<hex>,<dec>" */
+    /* after "MemcpyXtoY": ",0x<hex>,<dec>"; both must fit 64 bits */
     char *end;
     if (*s++ != ',')
         return -1;
@@ -92,8 +93,9 @@ static int parse_memcpy(const char *s, as_cmd *c)
         s++;
     if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') || (*s >= 'A' && *s <= 'F')))
         return -1;
+    errno = 0;
     c->addr = strtoull(s, &end, 16);
-    if (end == s || *end != ',')
+    if (errno || end == s || *end != ',')
         return -1;
     s = end + 1;
     while (*s == ' ')
@@ -101,6 +103,8 @@ static int parse_memcpy(const char *s, as_cmd *c)
     if (!(*s >= '0' && *s <= '9'))
         return -1;
     c->bytes = strtoull(s, &end, 10);
+    if (errno)
+        return -1;
     while (*end == ' ')
         end++;
     return *end == 0 ? 0 : -1;
