@@ -163,6 +163,7 @@ static int bench_suite(const char *config, int full)
         uint32_t size = full ? (*w)->default_size : (*w)->tiny_size;
         if (psr_run(&cfg, m, (*w)->name, size, 0, &r, &e)) {
             printf("%-22s failed: %s\n", (*w)->name, e.msg);
+            fflush(stdout);
             continue;
         }
         const pwr_result *p = &r.power;
@@ -173,6 +174,7 @@ static int bench_suite(const char *config, int full)
         printf("%-22s %8zu %10.0f %8.1f %8.1f %8.1f %8.1f\n", (*w)->name, r.kernels, r.cycles, p->total_w,
                100 * p->total_w / cfg.power.tdp_w, 100 * p->comp_w[PWR_REGFILE] / p->total_w,
                100 * p->comp_w[PWR_DRAM] / p->total_w);
+        fflush(stdout);
     }
     printf("(%d workloads in %.1f s)\n", nw, now_s() - t0);
     if (nw == 0) {

@@ -112,7 +112,8 @@ void pwr_accumulate(pwr_result *sum, const pwr_result *k);
 /* Model inspection: the energy-per-event table and the leakage list. */
 const pwr_event *pwr_events(const pwr_model *m, size_t *n);
 const pwr_leak *pwr_leaks(const pwr_model *m, size_t *n);
-/* The i-th CACTI-solved array (0 <= i < pwr_array_count), NULL past the end. */
+/* The i-th CACTI-solved array (0 <= i < pwr_array_count); -1 past the end.
+ * count is 0 for an absent structure (a cache of size 0). */
 size_t pwr_array_count(const pwr_model *m);
 int pwr_array_get(const pwr_model *m, size_t i, pwr_array_info *out);
 /* Static power at the nominal point with all lanes active (W). */

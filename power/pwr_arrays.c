@@ -127,9 +127,9 @@ int pwr_array_ram(pwr_array *a, const pwr_tech *t, const char *name, pwr_compone
     if (solve_padded(&s, &r, &pads, name, e))
         return -1;
     fill(a, t, &r, nb);
-    snprintf(a->how, sizeof a->how, "RAM %" PRIu64 " B, %u bank%s, %u B rows, %u-bit port%s%s",
-             (uint64_t)s.size_bytes, nb, nb > 1 ? "s" : "", row, port,
-             s.size_bytes != bytes ? " (rounded" : "", s.size_bytes != bytes ? (pads ? ", padded)" : ")") : "");
+    const char *note = s.size_bytes == bytes ? "" : pads ? " (rounded up, padded)" : " (rounded up)";
+    snprintf(a->how, sizeof a->how, "RAM %" PRIu64 " B, %u bank%s, %u B rows, %u-bit port%s",
+             (uint64_t)s.size_bytes, nb, nb > 1 ? "s" : "", row, port, note);
     return 0;
 }
 

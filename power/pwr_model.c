@@ -66,13 +66,17 @@ struct pwr_model {
     double leak_lane_w, leak_other_w; /* nominal point */
     double sm_clock_j;                /* clocking one SM for one cycle */
     double logic_leak_w_mm2;
+    int overflow; /* an add_ev/add_leak/new_array found its table full */
 };
 
 /* ---- building ---- */
 
 static pwr_array *new_array(pwr_model *m)
 {
-    return m->narr < MAX_ARRAYS ? &m->arr[m->narr++] : NULL;
+    if (m->narr < MAX_ARRAYS)
+        return &m->arr[m->narr++];
+    m->overflow = 1;
+    return &m->arr[MAX_ARRAYS - 1]; /* scratch; pwr_create fails on overflow */
 }
 
 static void add_ev(pwr_model *m, const char *name, pwr_component comp, pwr_src src, int idx,
@@ -81,8 +85,10 @@ static void add_ev(pwr_model *m, const char *name, pwr_component comp, pwr_src s
 static void add_ev(pwr_model *m, const char *name, pwr_component comp, pwr_src src, int idx,
                    double j, int core_rail, const char *fmt, ...)
 {
-    if (m->nev >= MAX_EVENTS)
-        return; /* sized for the fixed list below; a test checks nothing is dropped */
+    if (m->nev >= MAX_EVENTS) {
+        m->overflow = 1; /* sized for the fixed list below; pwr_create reports it */
+        return;
+    }
     pwr_event *ev = &m->ev[m->nev++];
     snprintf(ev->name, sizeof ev->name, "%s", name);
     ev->comp = comp;
@@ -99,8 +105,12 @@ static void add_ev(pwr_model *m, const char *name, pwr_component comp, pwr_src s
 static void add_leak(pwr_model *m, const char *name, pwr_component comp, double w, int lane,
                      const char *source)
 {
-    if (m->nlk >= MAX_LEAKS || !(w > 0))
+    if (!(w > 0))
         return;
+    if (m->nlk >= MAX_LEAKS) {
+        m->overflow = 1;
+        return;
+    }
     pwr_leak *l = &m->lk[m->nlk++];
     snprintf(l->name, sizeof l->name, "%s", name);
     l->comp = comp;
@@ -475,6 +485,10 @@ pwr_model *pwr_create(const gpu_config *cfg, ge_err *e)
     m->sm_clock_j = sm_latch_bits(cfg) * h45(m, PWR_FF_CLOCK_FJ_45 * 1e-3);
     build_events(m, &l1i, &l1d, &l1c, &l1t, &l2, rf, oc, ib, sh, nocbuf, mcq);
     build_leaks(m);
+    if (m->overflow) {
+        free(m);
+        return ge_errf(e, "power: internal table full (raise MAX_EVENTS/MAX_LEAKS/MAX_ARRAYS)"), NULL;
+    }
     return m;
 }
 
