@@ -37,8 +37,11 @@
  * active lanes whose guard is true (a predicated-off instruction still
  * appears, with mask 0, as in NVBit traces); the thread-instruction counters
  * count the same lanes.  It carries the kernel-relative register ids and,
- * for memory instructions, the per-lane addresses.  Instructions are staged per warp and concatenated warp after
- * warp at the end of the CTA, as the ws_cta layout requires.
+ * for memory instructions, the per-lane addresses.  The ws_cta layout wants
+ * each warp's instructions contiguous: in a kernel without barriers warps
+ * simply run one after another straight into it; otherwise each warp
+ * stages its instructions and they are concatenated warp after warp at the
+ * end of the CTA.
  *
  * Parameters of .func calls live in a per-thread frame (ptx_layout.frame):
  * call copies each argument variable to the callee's formal parameter, ret
@@ -100,8 +103,8 @@ void ptx_cta_free(ptx_cta *c)
     if (c->w)
         for (uint32_t i = 0; i < c->nwarps; i++) {
             free(c->w[i].stk);
-            free(c->w[i].si);
-            free(c->w[i].sa);
+            free(c->w[i].stage.i);
+            free(c->w[i].stage.a);
         }
     free(c->w);
     free(c->regs);
@@ -161,7 +164,7 @@ int ptx_cta_begin(ptx_cta *c, uint64_t index, ge_err *e)
         W->state = W_RUN;
         W->clock = 0;
         W->sp = 0;
-        W->sn = W->san = 0;
+        W->stage.n = W->stage.na = 0;
         if (push(W, entry, PC_EXIT, W->valid, PTX_NO_PC, e))
             return -1;
     }
@@ -240,11 +243,11 @@ static int builtin_call(ptx_cta *c, uint32_t w, const ptx_inst *in, uint32_t mas
 
 /* ------------------------------------------------------------- emission */
 
-static int emit(ptx_cta *c, ptx_warp *W, const ptx_inst *in, uint32_t pc, uint32_t mask, ge_err *e)
+static int emit(ptx_cta *c, ptx_sbuf *sb, const ptx_inst *in, uint32_t pc, uint32_t mask, ge_err *e)
 {
-    if (ge_reserve((void **)&W->si, &W->scap, W->sn + 1, sizeof *W->si, e))
+    if (sb->n == sb->cap && ge_reserve((void **)&sb->i, &sb->cap, sb->n + 1, sizeof *sb->i, e))
         return -1;
-    ws_inst *wi = &W->si[W->sn++];
+    ws_inst *wi = &sb->i[sb->n++];
     memset(wi, 0, sizeof *wi);
     wi->pc = (uint64_t)pc * PTX_PC_STRIDE;
     wi->mask = mask;
@@ -265,49 +268,59 @@ static int emit(ptx_cta *c, ptx_warp *W, const ptx_inst *in, uint32_t pc, uint32
     }
     if (isa_is_mem((isa_op)wi->op)) {
         wi->size = (uint8_t)(ptx_types[in->type].size * in->vec);
-        if (ge_reserve((void **)&W->sa, &W->sacap, W->san + 32, sizeof *W->sa, e))
+        if (sb->na + 32 > sb->acap && ge_reserve((void **)&sb->a, &sb->acap, sb->na + 32, sizeof *sb->a, e))
             return -1;
-        wi->addr = (uint32_t)W->san;
-        uint64_t *a = W->sa + W->san;
-        W->san += 32;
-        for (int l = 0; l < 32; l++)
-            a[l] = (mask >> l & 1) && c->has_addr ? c->addr[l] : 0;
+        if (sb->na + 32 >= UINT32_MAX)
+            return ge_errf(e, "CTA %llu has too many memory instructions for one ws_cta",
+                           (unsigned long long)c->index);
+        wi->addr = (uint32_t)sb->na;
+        uint64_t *a = sb->a + sb->na;
+        sb->na += 32;
+        if (c->has_addr)
+            for (int l = 0; l < 32; l++)
+                a[l] = (mask >> l & 1) ? c->addr[l] : 0;
+        else
+            memset(a, 0, 32 * sizeof *a);
     }
     return 0;
 }
 
 static int assemble(ptx_cta *c, ws_cta *out, ge_err *e)
 {
-    ws_cta_reset(out);
-    out->id[0] = c->ctaid[0];
-    out->id[1] = c->ctaid[1];
-    out->id[2] = c->ctaid[2];
-    out->index = c->index;
     size_t ni = 0, na = 0;
     for (uint32_t w = 0; w < c->nwarps; w++)
-        ni += c->w[w].sn, na += c->w[w].san;
+        ni += c->w[w].stage.n, na += c->w[w].stage.na;
     if (ni >= UINT32_MAX || na >= UINT32_MAX)
         return ge_errf(e, "CTA %llu has too many instructions for one ws_cta", (unsigned long long)c->index);
     if (ge_reserve((void **)&out->inst, &out->inst_cap, ni, sizeof *out->inst, e) ||
         ge_reserve((void **)&out->addr, &out->addr_cap, na, sizeof *out->addr, e))
         return -1;
     for (uint32_t w = 0; w < c->nwarps; w++) {
-        ptx_warp *W = &c->w[w];
+        ptx_sbuf *sb = &c->w[w].stage;
         if (ws_cta_begin_warp(out, e))
             return -1;
-        out->warps[out->nwarps - 1].ninst = (uint32_t)W->sn;
+        out->warps[out->nwarps - 1].ninst = (uint32_t)sb->n;
         ws_inst *dst = out->inst + out->ninst;
-        if (W->sn)
-            memcpy(dst, W->si, W->sn * sizeof *dst);
-        for (size_t i = 0; i < W->sn; i++)
+        if (sb->n)
+            memcpy(dst, sb->i, sb->n * sizeof *dst);
+        for (size_t i = 0; i < sb->n; i++)
             if (dst[i].addr != WS_NO_ADDR)
                 dst[i].addr += (uint32_t)out->naddr;
-        if (W->san)
-            memcpy(out->addr + out->naddr, W->sa, W->san * sizeof *out->addr);
-        out->ninst += W->sn;
-        out->naddr += W->san;
+        if (sb->na)
+            memcpy(out->addr + out->naddr, sb->a, sb->na * sizeof *out->addr);
+        out->ninst += sb->n;
+        out->naddr += sb->na;
     }
     return 0;
+}
+
+static void out_begin(const ptx_cta *c, ws_cta *out)
+{
+    ws_cta_reset(out);
+    out->id[0] = c->ctaid[0];
+    out->id[1] = c->ctaid[1];
+    out->id[2] = c->ctaid[2];
+    out->index = c->index;
 }
 
 /* ------------------------------------------------------------- barriers */
@@ -420,8 +433,9 @@ static void remove_lanes(ptx_warp *W, uint32_t lanes, size_t down_to)
         W->stk[i].mask &= ~lanes;
 }
 
-/* Run warp w until it exits, blocks at a barrier, or fails. */
-static int run_warp(ptx_cta *c, uint32_t w, int stream)
+/* Run warp w until it exits, blocks at a barrier, or fails; emit into sb
+ * (NULL: no stream). */
+static int run_warp(ptx_cta *c, uint32_t w, ptx_sbuf *sb)
 {
     ptx_warp *W = &c->w[w];
     const ptx_module *m = c->m;
@@ -519,7 +533,7 @@ static int run_warp(ptx_cta *c, uint32_t w, int stream)
                 }
                 W->state = W_BAR;
                 W->bar = (uint8_t)b;
-                if (stream && emit(c, W, in, pc, mask, e))
+                if (sb && emit(c, sb, in, pc, mask, e))
                     return -1;
                 return 0;
             }
@@ -534,9 +548,33 @@ static int run_warp(ptx_cta *c, uint32_t w, int stream)
             break;
         }
         }
-        if (stream && emit(c, W, in, pc, shown, e))
+        if (sb && emit(c, sb, in, pc, shown, e))
             return -1;
     }
+}
+
+/* Without barriers warps never wait for each other: run them one after the
+ * other, emitting straight into out (no staging copy). */
+static int run_sequential(ptx_cta *c, ws_cta *out, ge_err *e)
+{
+    out_begin(c, out);
+    ptx_sbuf d = {out->inst, out->ninst, out->inst_cap, out->addr, out->naddr, out->addr_cap};
+    int rc = 0;
+    for (uint32_t w = 0; w < c->nwarps && !rc; w++) {
+        out->ninst = d.n;
+        if ((rc = ws_cta_begin_warp(out, e)) != 0)
+            break;
+        size_t first = d.n;
+        rc = run_warp(c, w, &d);
+        out->warps[out->nwarps - 1].ninst = (uint32_t)(d.n - first);
+        if (!rc && c->w[w].state != W_DONE)
+            rc = ge_errf(e, "%s: internal: warp %u blocked in a kernel without barriers", c->m->name, w);
+    }
+    out->inst = d.i, out->ninst = d.n, out->inst_cap = d.cap;
+    out->addr = d.a, out->naddr = d.na, out->addr_cap = d.acap;
+    if (!rc && (d.n >= UINT32_MAX || d.na >= UINT32_MAX))
+        rc = ge_errf(e, "CTA %llu has too many instructions for one ws_cta", (unsigned long long)c->index);
+    return rc;
 }
 
 int ptx_cta_run(ptx_cta *c, ws_cta *out, ge_err *e)
@@ -545,13 +583,15 @@ int ptx_cta_run(ptx_cta *c, ws_cta *out, ge_err *e)
         return ge_errf(e, "CTA state was already used; call ptx_cta_begin first");
     c->mode = 1;
     c->e = e;
+    if (out && !c->lay->has_barrier)
+        return run_sequential(c, out, e);
     for (;;) {
         int any = 0, done = 1;
         for (uint32_t w = 0; w < c->nwarps; w++) {
             ptx_warp *W = &c->w[w];
             if (W->state == W_RUN) {
                 any = 1;
-                if (run_warp(c, w, out != NULL))
+                if (run_warp(c, w, out ? &W->stage : NULL))
                     return -1;
             }
             if (W->state != W_DONE)
@@ -593,8 +633,10 @@ int ptx_cta_run(ptx_cta *c, ws_cta *out, ge_err *e)
             return ge_errf(e, "%s: internal: no warp can run", c->m->name);
         }
     }
-    if (out)
+    if (out) {
+        out_begin(c, out);
         return assemble(c, out, e);
+    }
     return 0;
 }
 

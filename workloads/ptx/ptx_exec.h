@@ -26,6 +26,15 @@ typedef struct simt_entry {
 
 enum { W_RUN = 0, W_BAR, W_DONE };
 
+/* Where emitted warp instructions go: a warp's staging area, or directly
+ * the output ws_cta's arrays when warps run one after another. */
+typedef struct ptx_sbuf {
+    ws_inst *i;
+    size_t n, cap;
+    uint64_t *a;
+    size_t na, acap;
+} ptx_sbuf;
+
 typedef struct ptx_warp {
     simt_entry *stk;
     size_t sp, cap;
@@ -35,11 +44,7 @@ typedef struct ptx_warp {
     uint8_t state;
     uint8_t bar;     /* barrier waited on */
     uint64_t clock;  /* warp instructions issued (for %clock) */
-    /* warp-stream staging of this warp (warps interleave at barriers) */
-    ws_inst *si;
-    size_t sn, scap;
-    uint64_t *sa;
-    size_t san, sacap;
+    ptx_sbuf stage;  /* this warp's stream while warps interleave at barriers */
 } ptx_warp;
 
 struct ptx_cta {

@@ -8,12 +8,14 @@
  *
  *   producer (driver thread)              consumer (ws_next_event/next_cta)
  *   wait until the slot is empty          wait until the slot is full
- *   put an event, a CTA, END or ERROR     take it: an event is copied, a
- *   for a CTA, wait until it is taken     CTA's buffers are swapped with the
- *                                         consumer's ws_cta (no copy)
+ *   put an event, END or ERROR; or        take it: an event is copied; a
+ *   swap a finished CTA's buffers into    CTA's buffers are swapped with the
+ *   the slot's ws_cta                     consumer's ws_cta (no copy)
  *
- * So the emulator runs at most one CTA ahead of the consumer, memory stays
- * bounded, and the order of events and CTAs is the driver's (deterministic).
+ * Three sets of CTA buffers circulate (the emulator's, the slot's, the
+ * consumer's), so the emulator runs the next CTA while the consumer works
+ * on the previous one, at most one CTA ahead; memory stays bounded and the
+ * order of events and CTAs is the driver's (deterministic).
  * Strings of a kernel event point into the device's module, which lives
  * until the source is closed.  ws_next_event() discards CTAs the consumer
  * did not take.  Closing early sets a cancel flag: the next sink callback
@@ -42,7 +44,7 @@ typedef struct suite_src {
     pthread_cond_t cv;
     int slot;
     ws_event ev;   /* SLOT_EVENT */
-    ws_cta *cta;   /* SLOT_CTA: the device's CTA buffer */
+    ws_cta cta;    /* SLOT_CTA */
     int cancel;
     ge_err err;    /* SLOT_ERROR */
 } suite_src;
@@ -79,17 +81,11 @@ static int sink_cta(void *ctx, ws_cta *cta, ge_err *e)
     pthread_mutex_lock(&s->mu);
     int rc = wait_empty(s, e);
     if (!rc) {
-        s->cta = cta;
+        ws_cta tmp = s->cta; /* the device gets the slot's spare buffers back */
+        s->cta = *cta;
+        *cta = tmp;
         s->slot = SLOT_CTA;
         pthread_cond_broadcast(&s->cv);
-        /* the consumer swaps the buffers; the device reuses cta afterwards */
-        while (s->slot == SLOT_CTA && !s->cancel)
-            pthread_cond_wait(&s->cv, &s->mu);
-        if (s->slot == SLOT_CTA) { /* cancelled while full */
-            s->slot = SLOT_EMPTY;
-            rc = ge_errf(e, "%s: cancelled by the consumer", s->w->name);
-        }
-        s->cta = NULL;
     }
     pthread_mutex_unlock(&s->mu);
     return rc;
@@ -162,8 +158,8 @@ static int ss_next_cta(ws_source *src, ws_cta *cta, ge_err *e)
     int rc;
     if (s->slot == SLOT_CTA) {
         ws_cta tmp = *cta;
-        *cta = *s->cta;
-        *s->cta = tmp;
+        *cta = s->cta;
+        s->cta = tmp;
         s->slot = SLOT_EMPTY;
         pthread_cond_broadcast(&s->cv);
         rc = 1;
@@ -191,6 +187,7 @@ static void ss_close(ws_source *src)
     pthread_cond_destroy(&s->cv);
     pthread_mutex_destroy(&s->mu);
     gpurt_destroy(s->dev);
+    ws_cta_free(&s->cta);
     free(s);
 }
 
@@ -203,6 +200,7 @@ int suite_source_open(const wl_desc *w, const wl_params *p, ws_source **out, ge_
     if (!s)
         return ge_errf(e, "out of memory");
     s->base.ops = &suite_ops;
+    ws_cta_init(&s->cta);
     s->w = w;
     s->p = *p;
     if (pthread_mutex_init(&s->mu, NULL)) {
