@@ -174,6 +174,13 @@ static void test_bad_launches(void **state)
     assert_int_equal(gpurt_memcpy_d2h(d, buf, 0x1000, 4), -1);
     assert_non_null(strstr(gpurt_error(d), "outside any device allocation"));
     gpurt_destroy(d);
+    /* a kernel that is only declared */
+    d = tu_device(HDR ".visible .entry decl(.param .u64 p);\n", "l.ptx");
+    uint64_t pv = 0;
+    void *a1[] = {&pv};
+    assert_int_equal(gpurt_launch(d, "decl", gpurt_dim(1, 1, 1), gpurt_dim(1, 1, 1), 0, a1), -1);
+    assert_non_null(strstr(gpurt_error(d), "declared but not defined"));
+    gpurt_destroy(d);
     /* a PTX error at creation names the line */
     ge_err e = {{0}};
     assert_null(gpurt_create(HDR ".visible .entry k()\n{\n nope;\n}\n", "bad.ptx", &e));

@@ -313,6 +313,30 @@ static void test_truncation(void **state)
     free(text);
 }
 
+/* A function that falls off its end gets an implicit ret; running it stops there. */
+static void test_implicit_ret(void **state)
+{
+    (void)state;
+    static const char ptx[] = HDR ".visible .entry k(.param .u64 p)\n{\n .reg .b64 %rd<2>;\n"
+                                  " ld.param.u64 %rd1, [p];\n st.global.u32 [%rd1], 7;\n}\n"
+                                  ".visible .entry k2()\n{\n ret;\n}\n";
+    ptx_module *m = parse_ok(ptx);
+    const ptx_func *f = &m->funcs[ptx_module_kernel(m, "k")];
+    assert_int_equal(f->ninst, 3);
+    const ptx_inst *r = &m->insts[f->first + 2];
+    assert_int_equal(r->op, PTX_OP_RET);
+    assert_int_equal(r->line, 9); /* the closing brace */
+    ptx_module_free(m);
+    gpurt *d = tu_device(ptx, "t.ptx");
+    gpurt_ptr b = gpurt_malloc(d, 8);
+    void *args[] = {&b};
+    assert_int_equal(gpurt_launch(d, "k", gpurt_dim(2, 1, 1), gpurt_dim(40, 1, 1), 0, args), 0);
+    uint32_t v = 0;
+    gpurt_memcpy_d2h(d, &v, b, 4);
+    assert_int_equal(v, 7);
+    gpurt_destroy(d);
+}
+
 /* The register estimate: maximum of simultaneously live 32-bit values. */
 static void test_register_estimate(void **state)
 {
@@ -330,7 +354,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_directives), cmocka_unit_test(test_families), cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_truncation), cmocka_unit_test(test_register_estimate),
+        cmocka_unit_test(test_truncation), cmocka_unit_test(test_implicit_ret),
+        cmocka_unit_test(test_register_estimate),
     };
     return cmocka_run_group_tests_name("ptx_parse", tests, NULL, NULL);
 }

@@ -26,6 +26,8 @@ int ptx_launch_init(ptx_launch *L, const ptx_module *m, uint32_t k, ptx_mem *mem
     const char *kn = ptx_str(m, f->name);
     if (!f->is_kernel)
         return ge_errf(e, "launch of %s: not a kernel", kn);
+    if (f->is_extern || !f->ninst)
+        return ge_errf(e, "launch of %s: the kernel is declared but not defined in this module", kn);
     uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
     if (!grid[0] || !grid[1] || !grid[2] || !block[0] || !block[1] || !block[2])
         return ge_errf(e, "launch of %s: grid and block dimensions must be at least 1", kn);

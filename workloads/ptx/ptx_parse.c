@@ -337,10 +337,40 @@ static int resolve_branches(parser *P)
     return 0;
 }
 
+/* A function whose last instruction can fall through gets an implicit ret
+ * (at the line of its closing brace), so execution never runs past the end
+ * of a function; the CFG treats falling off the end the same way. */
+static int implicit_ret(parser *P, uint32_t line)
+{
+    ptx_module *m = P->m;
+    const ptx_inst *last = &m->insts[m->ninsts - 1];
+    int ends = (last->op == PTX_OP_BRA || last->op == PTX_OP_RET || last->op == PTX_OP_EXIT ||
+                last->op == PTX_OP_TRAP) && !last->guard;
+    if (ends)
+        return 0;
+    int mi = p_mnem(P, "ret", 3);
+    if (mi < 0 || p_grow(P, (void **)&m->insts, &P->cap_insts, m->ninsts + 1, sizeof *m->insts))
+        return -1;
+    ptx_inst in;
+    memset(&in, 0, sizeof in);
+    in.op = PTX_OP_RET;
+    in.isa = m->funcs[P->fn].is_kernel ? ISA_OP_EXIT : ISA_OP_BRANCH;
+    in.vec = 1;
+    in.mnem = (uint16_t)mi;
+    in.func = (uint32_t)P->fn;
+    in.line = line;
+    in.target = in.rpc = PTX_NO_PC;
+    in.opnd = m->nopnds;
+    m->insts[m->ninsts++] = in;
+    m->funcs[P->fn].ninst++;
+    return 0;
+}
+
 static int parse_body(parser *P)
 {
     ptx_module *m = P->m;
     ptx_func *f = &m->funcs[P->fn];
+    uint32_t end_line = 0;
     f->first = m->ninsts;
     f->regw_first = m->nregw;
     f->frame_size = f->is_kernel ? 0 : f->param_size;
@@ -356,6 +386,7 @@ static int parse_body(parser *P)
         }
         if (tok_punct(&t, '}')) {
             pop_scope(P);
+            end_line = t.line;
             if (--P->depth == 0)
                 break;
             continue;
@@ -424,6 +455,8 @@ static int parse_body(parser *P)
     }
     f = &m->funcs[P->fn];
     f->ninst = m->ninsts - f->first;
+    if (f->ninst && implicit_ret(P, end_line))
+        return -1;
     return resolve_branches(P);
 }
 
