@@ -467,7 +467,7 @@ void ptx_cta_get_stats(const ptx_cta *c, ptx_cta_stats *s);
 /* Registers of the kernel as reported in ws_kernel.nregs when ptxas figures
  * are absent: the maximum number of simultaneously live 32-bit values over
  * the kernel's instructions (a liveness analysis of the virtual registers;
- * see ptx_cfg.c), clamped to [16, 255]. */
+ * see ptx_cfg.c) plus one for the stack pointer, clamped to [2, 255]. */
 uint32_t ptx_kernel_reg_estimate(const ptx_module *m, uint32_t kernel);
 
 #endif
