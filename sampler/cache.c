@@ -3,10 +3,10 @@
  * of replacement policies.
  *
  * Design notes:
- *  - Everything is allocated once at creation; a lookup is a linear compare
- *    over the set's contiguous tags, which for the associativities GPUs use
- *    (4 to 64 ways, and 256 in some modelled L1s) is faster than any side
- *    index and keeps the code obviously correct.
+ *  - Everything is allocated once at creation.  Lookups go through the
+ *    line -> slot index; a linear compare over the set's ways was the
+ *    largest single cost of the memory system with 64-way L1s (measured with
+ *    callgrind on bench/bench_mem.c).
  *  - The empty-way-first rule lives here, not in the policies, so that every
  *    policy fills a cold set in way order and policies stay a few lines.
  */
@@ -68,7 +68,8 @@ int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e)
     c->pending = ge_calloc(n, sizeof *c->pending, e);
     c->stamp = ge_calloc(n, sizeof *c->stamp, e);
     c->used = ge_calloc(c->sets, sizeof *c->used, e);
-    if (!c->tag || !c->valid || !c->dirty || !c->pending || !c->stamp || !c->used) {
+    if (!c->tag || !c->valid || !c->dirty || !c->pending || !c->stamp || !c->used ||
+        lineidx_init(&c->idx, (uint32_t)n, e)) {
         cache_free(c);
         return -1;
     }
@@ -85,6 +86,7 @@ void cache_free(cache *c)
     free(c->pending);
     free(c->stamp);
     free(c->used);
+    lineidx_free(&c->idx);
     c->used = NULL;
     c->tag = NULL;
     c->valid = c->dirty = c->pending = NULL;
@@ -111,6 +113,9 @@ void cache_install(cache *c, uint32_t slot, uint64_t line, cache_evict *ev)
     }
     if (c->tag[slot] == CACHE_NO_TAG)
         c->used[slot / c->ways]++;
+    else
+        lineidx_del(&c->idx, c->tag[slot]);
+    lineidx_put(&c->idx, line, (int32_t)slot);
     c->tag[slot] = line;
     c->valid[slot] = c->dirty[slot] = c->pending[slot] = 0;
     c->repl->insert(c, slot);
@@ -118,8 +123,10 @@ void cache_install(cache *c, uint32_t slot, uint64_t line, cache_evict *ev)
 
 void cache_drop(cache *c, uint32_t slot)
 {
-    if (c->tag[slot] != CACHE_NO_TAG)
+    if (c->tag[slot] != CACHE_NO_TAG) {
         c->used[slot / c->ways]--;
+        lineidx_del(&c->idx, c->tag[slot]);
+    }
     c->tag[slot] = CACHE_NO_TAG;
     c->valid[slot] = c->dirty[slot] = c->pending[slot] = 0;
 }
@@ -130,6 +137,7 @@ void cache_invalidate_all(cache *c)
     for (size_t i = 0; i < n; i++) {
         c->valid[i] = c->dirty[i] = 0;
         if (!c->pending[i] && c->tag[i] != CACHE_NO_TAG) {
+            lineidx_del(&c->idx, c->tag[i]);
             c->tag[i] = CACHE_NO_TAG;
             c->used[i / c->ways]--;
         }

@@ -12,9 +12,10 @@
  * fetched on its own (Jia et al., "Dissecting the NVIDIA Volta GPU
  * Architecture via Microbenchmarking", 2018).
  *
- * Layout: tags of a set are contiguous (the lookup compares `ways` words in
- * a row); masks and replacement stamps live in parallel arrays.  An empty
- * slot holds CACHE_NO_TAG, so a lookup needs no second test.
+ * Layout: tags, masks and replacement stamps live in parallel arrays indexed
+ * by slot = set * ways + way; an empty slot holds CACHE_NO_TAG.  A lookup goes
+ * through a line -> slot index (lineidx.h), so it costs the same for 4 ways
+ * as for 256.
  *
  * Set index: (line / set_div) mod sets.  set_div is 1 for a private cache;
  * an L2 slice passes the slice count so that the lines of one slice spread
@@ -32,6 +33,7 @@
 
 #include "err.h"
 #include "gpu_config.h"
+#include "lineidx.h"
 
 #define CACHE_NO_TAG UINT64_MAX
 
@@ -57,6 +59,7 @@ struct cache {
     uint32_t *valid, *dirty, *pending;
     uint64_t *stamp;            /* replacement state (policy-defined) */
     uint32_t *used;             /* [sets] non-empty ways (skip the empty-way search when full) */
+    lineidx idx;                /* line -> slot of every non-empty slot */
     uint64_t clock;             /* replacement clock (policy-defined) */
 };
 
@@ -81,15 +84,7 @@ static inline uint32_t cache_set_of(const cache *c, uint64_t line)
 }
 
 /* Slot holding `line`, or -1.  No state change. */
-static inline int cache_find(const cache *c, uint64_t line)
-{
-    uint32_t base = cache_set_of(c, line) * c->ways;
-    const uint64_t *t = c->tag + base;
-    for (uint32_t w = 0; w < c->ways; w++)
-        if (t[w] == line)
-            return (int)(base + w);
-    return -1;
-}
+static inline int cache_find(const cache *c, uint64_t line) { return lineidx_get(&c->idx, line); }
 
 /* Record a hit on slot (replacement update). */
 static inline void cache_touch(cache *c, uint32_t slot) { c->repl->hit(c, slot); }

@@ -67,7 +67,8 @@ int dram_init(dram_chan *ch, const dram_timing *t, const gpu_config *cfg, dram_d
     }
     for (uint32_t b = 0; b < ch->banks; b++) {
         ch->bank[b].open_row = -1;
-        ch->bank[b].head = ch->bank[b].tail = ch->bank[b].first_hit = -1;
+        ch->bank[b].head = ch->bank[b].tail = -1;
+        ch->bank[b].hit[0] = ch->bank[b].hit[1] = -1;
         ch->bank[b].group = b % ch->groups;
     }
     for (uint32_t i = 0; i < ch->cap; i++)
@@ -123,8 +124,11 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
         b->head = i;
     b->tail = i;
     b->nq++;
-    if (b->open_row == (int64_t)row && b->nhits++ == 0)
-        b->first_hit = i;
+    if (b->open_row == (int64_t)row) {
+        b->nhits++;
+        if (b->hit[r->write] < 0)
+            b->hit[r->write] = i;
+    }
     ch->nq++;
     if (!shadow)
         ch->st.mc_requests += nsect;
@@ -147,11 +151,11 @@ static void unlink_req(dram_chan *ch, int32_t i)
     b->nq--;
     if (b->open_row == (int64_t)r->row) {
         b->nhits--;
-        if (b->first_hit == i) {
+        if (b->hit[r->write] == i) { /* next oldest hit of the same kind */
             int32_t j = r->next;
-            while (j >= 0 && (int64_t)ch->req[j].row != b->open_row)
+            while (j >= 0 && ((int64_t)ch->req[j].row != b->open_row || ch->req[j].write != r->write))
                 j = ch->req[j].next;
-            b->first_hit = j;
+            b->hit[r->write] = j;
         }
     }
     ch->nq--;
@@ -179,10 +183,15 @@ static void count_hits(dram_chan *ch, uint32_t bank)
 {
     dram_bank *b = &ch->bank[bank];
     b->nhits = 0;
-    b->first_hit = -1;
-    for (int32_t i = b->head; i >= 0; i = ch->req[i].next)
-        if ((int64_t)ch->req[i].row == b->open_row && b->nhits++ == 0)
-            b->first_hit = i;
+    b->hit[0] = b->hit[1] = -1;
+    for (int32_t i = b->head; i >= 0; i = ch->req[i].next) {
+        const dram_req *r = &ch->req[i];
+        if ((int64_t)r->row == b->open_row) {
+            b->nhits++;
+            if (b->hit[r->write] < 0)
+                b->hit[r->write] = i;
+        }
+    }
 }
 
 static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
@@ -205,7 +214,7 @@ static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
     case DRAM_PRE:
         b->open_row = -1;
         b->nhits = 0;
-        b->first_hit = -1;
+        b->hit[0] = b->hit[1] = -1;
         if (!r->shadow)
             ch->st.precharges++;
         break;
@@ -248,7 +257,7 @@ static void refresh_step(dram_chan *ch, uint64_t now)
                 ch->on_cmd(ch->cmd_ctx, DRAM_PRE, b, now);
             ch->bank[b].open_row = -1;
             ch->bank[b].nhits = 0;
-            ch->bank[b].first_hit = -1;
+            ch->bank[b].hit[0] = ch->bank[b].hit[1] = -1;
             ch->st.precharges++;
             ch->wake = now + 1;
             return;

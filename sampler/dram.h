@@ -85,7 +85,7 @@ typedef struct dram_req {
 typedef struct dram_bank {
     int64_t open_row;    /* -1: precharged */
     int32_t head, tail;  /* queued requests, oldest first */
-    int32_t first_hit;   /* oldest queued request for the open row, or -1 */
+    int32_t hit[2];      /* oldest queued read [0] / write [1] for the open row, or -1 */
     uint32_t nq, nhits;  /* queued; queued for the open row */
     uint32_t group;      /* bank group (bank mod bank_groups) */
     uint64_t next[DRAM_NCMD];

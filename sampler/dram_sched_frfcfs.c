@@ -34,7 +34,7 @@ static void frfcfs_pick(const dram_chan *ch, uint64_t now, dram_pick *out)
     /* max(group, channel) earliest times, once per pick */
     uint64_t gready[DRAM_MAX_GROUPS * DRAM_NCMD];
     for (uint32_t g = 0; g < ch->groups; g++)
-        for (int c = 0; c < DRAM_NCMD; c++) {
+        for (int c = 0; c < DRAM_REF; c++) {
             uint64_t a = ch->group_next[g * DRAM_NCMD + c], b = ch->chan_next[c];
             gready[g * DRAM_NCMD + c] = a > b ? a : b;
         }
@@ -43,25 +43,22 @@ static void frfcfs_pick(const dram_chan *ch, uint64_t now, dram_pick *out)
         if (!b->nq)
             continue;
         if (b->open_row >= 0 && b->nhits) {
-            uint64_t rdy[2] = {DRAM_NEVER, DRAM_NEVER}; /* RD, WR: computed on first use */
-            /* Start at the oldest hit; later requests only matter when it
-             * cannot issue yet (e.g. a write behind the write-to-read gap). */
-            for (int32_t i = b->first_hit; i >= 0; i = ch->req[i].next) {
-                const dram_req *r = &ch->req[i];
-                if ((int64_t)r->row != b->open_row)
+            /* The oldest read hit and the oldest write hit: any younger hit
+             * of the same kind has the same readiness and is younger. */
+            for (int k = 0; k < 2; k++) {
+                int32_t i = b->hit[k];
+                if (i < 0)
                     continue;
-                if (rdy[r->write] == DRAM_NEVER)
-                    rdy[r->write] = ready_at(ch, gready, bi, r->write ? DRAM_WR : DRAM_RD);
-                uint64_t t = rdy[r->write];
+                const dram_req *r = &ch->req[i];
+                uint64_t t = ready_at(ch, gready, bi, k ? DRAM_WR : DRAM_RD);
                 if (r->arrive > t)
                     t = r->arrive;
                 if (t <= now) {
                     if (r->seq < col_seq)
-                        col_seq = r->seq, best_col = i, col_cmd = r->write ? DRAM_WR : DRAM_RD;
-                    break; /* later hits in this bank are younger */
-                }
-                if (t < wake)
+                        col_seq = r->seq, best_col = i, col_cmd = k ? DRAM_WR : DRAM_RD;
+                } else if (t < wake) {
                     wake = t;
+                }
             }
             continue;
         }

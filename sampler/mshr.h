@@ -16,9 +16,8 @@
  * (token + issue cycle) and the L2 (reply routing) share this code.
  *
  * Storage is allocated once: entries and targets in flat arrays, a free list
- * of entries, and an open-addressing index line -> entry (linear probing,
- * deletion by backward shift, so no tombstones accumulate).  Nothing is
- * allocated per miss.
+ * of entries, and a line -> entry index (lineidx.h).  Nothing is allocated
+ * per miss.
  */
 #ifndef SIM_MSHR_H
 #define SIM_MSHR_H
@@ -27,6 +26,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "lineidx.h"
 
 typedef struct mshr_entry {
     uint64_t line;
@@ -44,8 +44,7 @@ typedef struct mshr {
     int32_t free_head;
     mshr_entry *e;
     unsigned char *targets; /* [nentries * merge * tsize] */
-    int32_t *index;         /* [imask+1], entry number or -1 */
-    uint32_t imask;
+    lineidx index;          /* line -> mergeable entry */
 } mshr;
 
 /* entries >= 1; merge = max targets per entry (0 is taken as 1). */
@@ -55,7 +54,7 @@ void mshr_free(mshr *m);
 static inline int mshr_full(const mshr *m) { return m->used == m->nentries; }
 
 /* Mergeable entry for line, or -1. */
-int mshr_find(const mshr *m, uint64_t line);
+static inline int mshr_find(const mshr *m, uint64_t line) { return lineidx_get(&m->index, line); }
 
 /* New entry (pending 0, no targets); -1 if the table is full. */
 int mshr_alloc(mshr *m, uint64_t line, int mergeable);

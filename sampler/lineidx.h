@@ -1,0 +1,53 @@
+/*
+ * lineidx.h - an index from line address to a small integer (a cache slot
+ * or an MSHR entry), so a lookup costs one or two probes instead of a
+ * compare per way (GPU L1s have 64 to 256 ways).
+ *
+ * Open addressing with linear probing in a power-of-two table kept at most
+ * half full, Fibonacci hashing (Knuth, TAOCP vol. 3, 6.4: multiply by
+ * 2^64 / golden ratio and keep the top bits), and backward-shift deletion
+ * (Knuth's Algorithm R), so removals leave no tombstones and probe sequences
+ * stay short forever.  Keys and values sit in parallel arrays: a probe
+ * touches the key array only.  Sized once; nothing is allocated per access.
+ */
+#ifndef SIM_LINEIDX_H
+#define SIM_LINEIDX_H
+
+#include <stdint.h>
+
+#include "err.h"
+
+typedef struct lineidx {
+    uint64_t *key;
+    int32_t *val;   /* -1: empty */
+    uint32_t mask;
+    int shift;      /* 64 - log2(capacity) */
+} lineidx;
+
+/* Room for max_entries keys at once. */
+int lineidx_init(lineidx *x, uint32_t max_entries, ge_err *e);
+void lineidx_free(lineidx *x);
+void lineidx_clear(lineidx *x);
+
+static inline uint32_t lineidx_home(const lineidx *x, uint64_t key)
+{
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> x->shift);
+}
+
+/* Value stored for key, or -1. */
+static inline int32_t lineidx_get(const lineidx *x, uint64_t key)
+{
+    for (uint32_t h = lineidx_home(x, key);; h = (h + 1) & x->mask) {
+        if (x->val[h] < 0)
+            return -1;
+        if (x->key[h] == key)
+            return x->val[h];
+    }
+}
+
+/* Add key (must be absent) with value v >= 0. */
+void lineidx_put(lineidx *x, uint64_t key, int32_t v);
+/* Remove key (must be present). */
+void lineidx_del(lineidx *x, uint64_t key);
+
+#endif
