@@ -281,6 +281,8 @@ void sim_cta_warp_done(sim_gpu *g, sim_sm *sm, uint32_t w, uint64_t now)
     su->ready &= ~(1ull << local);
     for (int u = 0; u < ISA_UNIT_COUNT; u++)
         su->umask[u] &= ~(1ull << local);
+    for (int r = 0; r < 3; r++)
+        su->rmask[r] &= ~(1ull << local);
     if (g->sched->warp_removed)
         g->sched->warp_removed(sm->sched[s].pol, (int)local);
     sim_fetch_drop(sm, w);

@@ -188,6 +188,7 @@ static uint32_t fetch_warp(sim_gpu *g, sim_sm *sm, uint32_t w, uint32_t budget, 
         b->ready = now + hit_lat;
         b->regbits = regbits(wp->nx);
         b->unit = g->dec[wp->nx->op].unit;
+        b->res = (uint8_t)sim_ldst_res(g, wp->nx, wp->nx_mask);
         if (wp->ib_n == 0)
             sim_warp_wait(sm, w, b->ready, KR_IDLE); /* the new head becomes issuable then */
         wp->ib_n++;
@@ -209,8 +210,6 @@ void sim_fetch(sim_gpu *g, sim_sm *sm, uint64_t now)
     for (uint32_t m = 0; m < ic->nmshr && ic->unsent; m++)
         if (ic->mshr[m].used && ic->mshr[m].sent < ic->parts)
             ifill_send(g, sm, m, now);
-    if (ic->unsent)
-        sm->fetch_next = now + 1; /* the memory refused a fill: offer it again */
     uint32_t budget = g->cfg.sm.fetch_width;
     uint32_t nw = sm->fetch_words;
     uint32_t start = sm->fetch_ptr;
@@ -233,6 +232,8 @@ void sim_fetch(sim_gpu *g, sim_sm *sm, uint64_t now)
                 sm->fetch_ptr = w + 1 == nw * 64 ? 0 : w + 1;
         }
     }
+    if (ic->unsent)
+        sm->fetch_next = now + 1; /* the memory refused a fill: offer it again */
     if (!budget) /* demand may remain */
         for (uint32_t i = 0; i < nw; i++)
             if (sm->fetch_need[i])

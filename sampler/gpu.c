@@ -6,8 +6,9 @@
  *   1. emit power-trace windows that ended (stats.c);
  *   2. advance the memory system through now (mem.h);
  *   3. place CTAs on SMs with free slots (cta_sched.c);
- *   4. step every SM that is due: its wake cycle has come, or the memory
- *      system had an event and the SM waits for loads (sm.c).
+ *   4. step every SM that is due: its wake cycle has come, a memory
+ *      completion for it is ready (probed with one pop), or its LSU frees;
+ *      an SM that is not due only lets its LSU offer a line (sm.c, ldst.c).
  * Then it jumps to the earliest cycle at which anything can happen: the
  * minimum over the SMs' wake cycles and the memory system's next event.
  * Cycles in between are never touched (the SM-side CPI stack charges them
@@ -211,6 +212,39 @@ static void kernel_reset(sim_gpu *g)
     }
 }
 
+/* What the resident warps wait for, for the deadlock message. */
+static int deadlock(sim_gpu *g, uint64_t now, ge_err *e)
+{
+    uint32_t bar = 0, fence = 0, load = 0, fetch = 0, other = 0, lsu = 0;
+    uint64_t out = 0;
+    for (uint32_t s = 0; s < g->nsms; s++) {
+        sim_sm *sm = &g->sm[s];
+        out += sm->loads_out;
+        lsu += sm->lsu.next < sm->lsu.n;
+        for (uint32_t w = 0; w < g->cfg.sm.max_warps; w++) {
+            const sim_warp *wp = &sm->warp[w];
+            if (wp->state == SIM_W_FREE || wp->state == SIM_W_DONE)
+                continue;
+            if (wp->state == SIM_W_BAR)
+                bar++;
+            else if (wp->state == SIM_W_FENCE)
+                fence++;
+            else if (wp->loads)
+                load++;
+            else if (wp->ib_n == 0)
+                fetch++;
+            else
+                other++;
+        }
+    }
+    return ge_errf(e,
+                   "kernel %s: deadlock at cycle %llu: no warp can ever issue (%llu CTAs resident; warps at a "
+                   "barrier %u, at a fence %u, waiting for loads %u, for instructions %u, other %u; "
+                   "%llu memory completions outstanding, %u LSUs busy)",
+                   g->k->name, (unsigned long long)(now - g->kstart), (unsigned long long)g->resident_ctas, bar,
+                   fence, load, fetch, other, (unsigned long long)out, lsu);
+}
+
 int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, ge_err *e)
 {
     if (occ_compute(&g->cfg, k, &g->occ, e))
@@ -241,10 +275,29 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
             sim_sm *sm = &g->sm[s];
             if (!sm->ctas)
                 continue;
-            if (g->opt.no_skip || sm->wake <= now || (mem_event && sm->loads_out))
+            uint32_t token;
+            if (g->opt.no_skip || sm->wake <= now) {
                 sm->wake = sim_sm_cycle(g, sm, now);
-            if (sm->ctas && sm->wake < next)
-                next = sm->wake;
+            } else {
+                /* a sleeping SM wakes only for a memory completion or its
+                 * LSU freeing; otherwise just its LSU works this cycle */
+                int wake = 0;
+                if (mem_event && sm->loads_out && g->mem->ops->pop(g->mem, (int)sm->id, now, &token)) {
+                    sim_ldst_complete(g, sm, token, now);
+                    wake = 1;
+                }
+                if (!wake && sim_ldst_next(sm, now - 1) <= now)
+                    wake = sim_ldst_offer(g, sm, now);
+                if (wake)
+                    sm->wake = sim_sm_cycle(g, sm, now);
+            }
+            if (sm->ctas) {
+                if (sm->wake < next)
+                    next = sm->wake;
+                uint64_t l = sim_ldst_next(sm, now);
+                if (l < next)
+                    next = l;
+            }
         }
         if (exhausted && g->resident_ctas == 0)
             break;
@@ -255,8 +308,7 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
         if (mem_next < next)
             next = mem_next;
         if (next == SIM_NEVER)
-            return ge_errf(e, "kernel %s: deadlock at cycle %llu: no warp can ever issue (%llu CTAs resident)",
-                           k->name, (unsigned long long)(now - g->kstart), (unsigned long long)g->resident_ctas);
+            return deadlock(g, now, e);
         now = g->opt.no_skip || next <= now ? now + 1 : next;
     }
     uint64_t end = g->last_retire;

@@ -79,21 +79,25 @@ static uint32_t shared_degree(const sim_gpu *g, uint32_t mask, const uint64_t *a
 
 static int is_shared(const sim_dec *d) { return d->space == ISA_SPACE_SHARED; }
 
-int sim_ldst_can_issue(sim_gpu *g, sim_sm *sm, const ws_inst *in, uint64_t now, uint64_t *retry)
+int sim_ldst_res(const sim_gpu *g, const ws_inst *in, uint32_t mask)
 {
     const sim_dec *d = &g->dec[in->op];
-    if (d->space == ISA_SPACE_NONE || in->addr == WS_NO_ADDR || !in->mask)
-        return 0;
-    if (is_shared(d)) {
+    if (d->space == ISA_SPACE_NONE || in->addr == WS_NO_ADDR || !mask)
+        return SIM_RES_NONE;
+    return is_shared(d) ? SIM_RES_SHARED : SIM_RES_LSU;
+}
+
+int sim_ldst_can_issue(sim_sm *sm, int res, uint64_t now, uint64_t *retry)
+{
+    if (res == SIM_RES_SHARED) {
         if (sm->shared_free <= now)
             return 0;
         *retry = sm->shared_free;
         return -1;
     }
-    if (sm->lsu.next >= sm->lsu.n && sm->nrec > 0 && sm->rec_free != UINT32_MAX)
+    if (res != SIM_RES_LSU || (sm->lsu.next >= sm->lsu.n && sm->rec_free != UINT32_MAX))
         return 0;
-    g->ks.lsu_busy++;
-    *retry = now + 1; /* the LSU drains as the memory system accepts */
+    *retry = SIM_NEVER; /* the LSU freeing (or a load record returning) wakes the SM */
     return -1;
 }
 
@@ -113,16 +117,19 @@ static uint32_t rec_alloc(sim_sm *sm, uint32_t w, uint32_t lines, uint8_t space,
 static int lsu_offer_one(sim_gpu *g, sim_sm *sm, uint64_t now);
 
 /* Offer the LSU's next lines to the memory system, at most
- * SIM_LSU_LINES_PER_CYCLE per cycle; stops at the first refusal. */
-static void lsu_offer(sim_gpu *g, sim_sm *sm, uint64_t now)
+ * SIM_LSU_LINES_PER_CYCLE per cycle; stops at the first refusal.  Returns
+ * 1 if the LSU's instruction finished (the LSU is free again). */
+int sim_ldst_offer(sim_gpu *g, sim_sm *sm, uint64_t now)
 {
     sim_lsu *l = &sm->lsu;
     if (l->offer_cycle != now) {
         l->offer_cycle = now;
         l->offers = 0;
     }
+    int busy = l->next < l->n;
     while (l->next < l->n && l->start <= now && l->offers < SIM_LSU_LINES_PER_CYCLE && !lsu_offer_one(g, sm, now))
         ;
+    return busy && l->next >= l->n;
 }
 
 /* Offer one line; 0 if accepted, -1 if refused. */
@@ -196,33 +203,37 @@ void sim_ldst_issue(sim_gpu *g, sim_sm *sm, uint32_t w, const ws_inst *in, uint3
     }
     wp->lsu++;
     cs->outstanding++;
-    lsu_offer(g, sm, now);
+    sim_ldst_offer(g, sm, now);
+}
+
+void sim_ldst_complete(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now)
+{
+    if (token & SIM_TOKEN_IFETCH) {
+        sim_fetch_fill(g, sm, token, now);
+        return;
+    }
+    sim_load *r = &sm->rec[token];
+    if (--r->left)
+        return;
+    uint32_t w = r->warp;
+    sim_warp *wp = &sm->warp[w];
+    sim_sb_release(wp, token, now);
+    wp->loads--;
+    sim_warp_wake(sm, w);
+    if (r->space == ISA_SPACE_GLOBAL || r->space == ISA_SPACE_LOCAL) {
+        g->ks.gload_lat += (double)(now - r->issue);
+        g->ks.gloads++;
+    }
+    r->next_free = sm->rec_free;
+    sm->rec_free = token;
+    sm->loads_out--;
+    sim_cta_outstanding_done(g, sm, wp->cta, now);
 }
 
 void sim_ldst_cycle(sim_gpu *g, sim_sm *sm, uint64_t now)
 {
     uint32_t token;
-    while (sm->loads_out && g->mem->ops->pop(g->mem, (int)sm->id, now, &token)) {
-        if (token & SIM_TOKEN_IFETCH) {
-            sim_fetch_fill(g, sm, token, now);
-            continue;
-        }
-        sim_load *r = &sm->rec[token];
-        if (--r->left)
-            continue;
-        uint32_t w = r->warp;
-        sim_warp *wp = &sm->warp[w];
-        sim_sb_release(wp, token, now);
-        wp->loads--;
-        sim_warp_wake(sm, w);
-        if (r->space == ISA_SPACE_GLOBAL || r->space == ISA_SPACE_LOCAL) {
-            g->ks.gload_lat += (double)(now - r->issue);
-            g->ks.gloads++;
-        }
-        r->next_free = sm->rec_free;
-        sm->rec_free = token;
-        sm->loads_out--;
-        sim_cta_outstanding_done(g, sm, wp->cta, now);
-    }
-    lsu_offer(g, sm, now);
+    while (sm->loads_out && g->mem->ops->pop(g->mem, (int)sm->id, now, &token))
+        sim_ldst_complete(g, sm, token, now);
+    sim_ldst_offer(g, sm, now);
 }

@@ -77,6 +77,7 @@ static int warp_status(sim_sched_unit *su, uint32_t l, sim_warp *w, uint64_t now
     }
     su->ready |= bit;
     su->umask[b->unit] |= bit;
+    su->rmask[b->res] |= bit;
     return -1;
 }
 
@@ -125,7 +126,7 @@ static int try_issue(sim_gpu *g, sim_sm *sm, uint32_t s, uint32_t w, uint64_t no
     int c = sim_pool_find(&sm->coll, s, now, retry);
     if (c < 0)
         return -1;
-    if (d->space != ISA_SPACE_NONE && sim_ldst_can_issue(g, sm, in, now, retry))
+    if (b->res != SIM_RES_NONE && sim_ldst_can_issue(sm, b->res, now, retry))
         return -1;
 
     uint32_t extra = sim_opcoll_read(g, su, w, in, now);
@@ -158,9 +159,10 @@ static int try_issue(sim_gpu *g, sim_sm *sm, uint32_t s, uint32_t w, uint64_t no
     return 0;
 }
 
-/* Ready warps whose unit has a free instance now; *structural is set if
- * some ready warp waits for a busy unit (sm->retry_at: when one frees). */
-static uint64_t issuable(sim_sm *sm, sim_sched_unit *su, uint32_t s, uint64_t now, int *structural)
+/* Ready warps whose unit and memory pipeline are free now; *structural is
+ * set if some ready warp waits for a busy one (sm->retry_at: when one
+ * frees). */
+static uint64_t issuable(sim_gpu *g, sim_sm *sm, sim_sched_unit *su, uint32_t s, uint64_t now, int *structural)
 {
     uint64_t elig = 0;
     for (int u = 0; u < ISA_UNIT_COUNT; u++) {
@@ -171,6 +173,17 @@ static uint64_t issuable(sim_sm *sm, sim_sched_unit *su, uint32_t s, uint64_t no
             elig |= su->umask[u];
         } else {
             *structural = 1;
+            if (retry < sm->retry_at)
+                sm->retry_at = retry;
+        }
+    }
+    for (int r = SIM_RES_LSU; r <= SIM_RES_SHARED; r++) {
+        uint64_t retry = SIM_NEVER;
+        if ((elig & su->rmask[r]) && sim_ldst_can_issue(sm, r, now, &retry)) {
+            elig &= ~su->rmask[r];
+            *structural = 1;
+            if (r == SIM_RES_LSU)
+                g->ks.lsu_busy++;
             if (retry < sm->retry_at)
                 sm->retry_at = retry;
         }
@@ -201,7 +214,7 @@ static void sched_step(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_
     if (soonest < *wake)
         *wake = soonest;
     uint32_t issued = 0;
-    uint64_t elig = su->ready ? issuable(sm, su, s, now, &structural) : 0;
+    uint64_t elig = su->ready ? issuable(g, sm, su, s, now, &structural) : 0;
     if (elig) {
         sim_sched_view v = {su->resident, su->longw, su->age};
         while (elig && issued < g->cfg.sm.issue_width) {
@@ -209,7 +222,7 @@ static void sched_step(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_
             uint64_t bit = 1ull << local;
             uint32_t w = (uint32_t)local * g->nsched + s;
             sim_warp *wp = &sm->warp[w];
-            uint8_t unit = wp->ib[wp->ib_head].unit;
+            uint8_t unit = wp->ib[wp->ib_head].unit, res = wp->ib[wp->ib_head].res;
             uint64_t retry = SIM_NEVER;
             elig &= ~bit;
             if (try_issue(g, sm, s, w, now, &retry) == 0) {
@@ -217,9 +230,12 @@ static void sched_step(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_
                 g->sched->issued(su->pol, local);
                 su->ready &= ~bit;
                 su->umask[unit] &= ~bit;
+                su->rmask[res] &= ~bit;
                 if (wp->state != SIM_W_DONE && warp_status(su, (uint32_t)local, wp, now) < 0) {
                     uint64_t r2; /* its next instruction may go in the same cycle (dual issue) */
-                    if (sim_pool_find(&sm->units[wp->ib[wp->ib_head].unit], s, now, &r2) >= 0)
+                    const sim_ib *nb = &wp->ib[wp->ib_head];
+                    if (sim_pool_find(&sm->units[nb->unit], s, now, &r2) >= 0 &&
+                        sim_ldst_can_issue(sm, nb->res, now, &r2) == 0)
                         elig |= bit;
                 }
                 v.resident = su->resident;
@@ -259,11 +275,6 @@ uint64_t sim_sm_cycle(sim_gpu *g, sim_sm *sm, uint64_t now)
     }
     if (sm->busy)
         return now + 1;
-    if (sm->lsu.next < sm->lsu.n) {
-        uint64_t t = now + 1 > sm->lsu.start ? now + 1 : sm->lsu.start;
-        if (t < wake)
-            wake = t;
-    }
     if (sm->retry_at < wake)
         wake = sm->retry_at;
     if (sm->fetch_next < wake)

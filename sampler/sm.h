@@ -57,7 +57,11 @@ typedef struct sim_ib {
     uint64_t regbits; /* bit (reg & 63) of every source and destination */
     uint32_t mask;    /* active lanes (from the divergence mechanism) */
     uint8_t unit;     /* decoded: isa_unit */
+    uint8_t res;      /* decoded: SIM_RES_* memory pipeline it needs */
 } sim_ib;
+
+/* The memory pipeline a memory instruction needs besides its LD/ST unit. */
+enum { SIM_RES_NONE = 0, SIM_RES_LSU, SIM_RES_SHARED };
 
 /* A register some in-flight instruction will write. */
 typedef struct sim_sb_ent {
@@ -139,6 +143,7 @@ typedef struct sim_sched_unit {
     uint64_t resident;       /* local warps present */
     uint64_t ready;          /* warps whose head instruction can issue once its unit is free */
     uint64_t umask[ISA_UNIT_COUNT]; /* ready warps by the unit their head instruction needs */
+    uint64_t rmask[3];       /* ready warps by SIM_RES_* of their head instruction */
     uint64_t longw;          /* local warps waiting on a load, barrier or fence */
     uint64_t wake[SIM_SCHED_MAX_WARPS]; /* head instruction cannot issue before this cycle */
     uint8_t cat[SIM_SCHED_MAX_WARPS];   /* kr_stall charged while wake > now */
@@ -278,11 +283,25 @@ static inline void sim_fetch_want(sim_sm *sm, uint32_t slot) { sm->fetch_need[sl
 static inline void sim_fetch_drop(sim_sm *sm, uint32_t slot) { sm->fetch_need[slot >> 6] &= ~(1ull << (slot & 63)); }
 
 /* ---- LSU (ldst.c) ---- */
-/* Structural check for a memory instruction: 0 = it may issue now. */
-int sim_ldst_can_issue(sim_gpu *g, sim_sm *sm, const ws_inst *in, uint64_t now, uint64_t *retry);
+/* The memory pipeline (SIM_RES_*) instruction in, run with `mask`, needs. */
+int sim_ldst_res(const sim_gpu *g, const ws_inst *in, uint32_t mask);
+/* Is the pipeline `res` free now?  0 = yes; else -1 and *retry = when to look again. */
+int sim_ldst_can_issue(sim_sm *sm, int res, uint64_t now, uint64_t *retry);
 /* Issue a memory instruction of warp slot w, operands read at `dispatch`. */
 void sim_ldst_issue(sim_gpu *g, sim_sm *sm, uint32_t w, const ws_inst *in, uint32_t mask, uint64_t now,
                     uint64_t dispatch);
+/* Memory completion `token` (a line of a load, or of an I-cache fill) at now. */
+void sim_ldst_complete(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now);
+/* Offer the LSU's next line(s) (once per cycle); 1 if its instruction
+ * finished, i.e. the LSU became free. */
+int sim_ldst_offer(sim_gpu *g, sim_sm *sm, uint64_t now);
+/* Next cycle the LSU has a line to offer (SIM_NEVER: idle). */
+static inline uint64_t sim_ldst_next(const sim_sm *sm, uint64_t now)
+{
+    if (sm->lsu.next >= sm->lsu.n)
+        return SIM_NEVER;
+    return sm->lsu.start > now ? sm->lsu.start : now + 1;
+}
 /* Per cycle: collect completions, then offer the LSU's next line(s). */
 void sim_ldst_cycle(sim_gpu *g, sim_sm *sm, uint64_t now);
 int sim_ldst_init(sim_sm *sm, ge_err *e);
@@ -311,7 +330,8 @@ uint64_t sim_cta_drained(sim_gpu *g, sim_sm *sm, uint64_t now);
 
 /* ---- the SM (sm.c) ---- */
 /* Step the SM through cycle now; returns the next cycle it must be stepped
- * (SIM_NEVER: only a memory completion or a new CTA can wake it). */
+ * (SIM_NEVER: only a memory completion, the LSU freeing or a new CTA can
+ * wake it; the LSU's own offers run without a full step, see gpu.c). */
 uint64_t sim_sm_cycle(sim_gpu *g, sim_sm *sm, uint64_t now);
 /* Charge the CPI stack of every scheduler up to (not including) `until`. */
 void sim_sm_account(sim_gpu *g, sim_sm *sm, uint64_t until);
