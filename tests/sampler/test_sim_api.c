@@ -1,0 +1,251 @@
+/*
+ * test_sim_api.c - the simulator's interface: configs and options refused
+ * before anything runs (with the key or option named), bad streams refused
+ * with a message, full vs sampled mode, switching modes between kernels,
+ * and whole streams.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "synth.h"
+
+static sim_options opts(const char *mem)
+{
+    sim_options o;
+    memset(&o, 0, sizeof o);
+    o.mem_model = mem;
+    return o;
+}
+
+static void refused(const gpu_config *cfg, const sim_options *o, const char *needle)
+{
+    ge_err e;
+    e.msg[0] = 0;
+    sim_gpu *g = sim_create(cfg, o, &e);
+    if (g) {
+        sim_destroy(g);
+        fail_msg("accepted; expected an error naming '%s'", needle);
+    }
+    if (!strstr(e.msg, needle))
+        fail_msg("error '%s' does not name '%s'", e.msg, needle);
+}
+
+static void test_refused_configs(void **st)
+{
+    (void)st;
+    gpu_config base, c;
+    synth_config("test_volta.cfg", &base);
+    sim_options o = opts("perfect");
+    c = base;
+    c.sm.rf_banks = 6; /* not a multiple of 4 schedulers */
+    refused(&c, &o, "sm.rf_banks");
+    c = base;
+    c.l1d.sets = 3; /* sets x ways x line != size */
+    refused(&c, &o, "l1d.size_bytes");
+    c = base;
+    c.sm.max_threads = 4096; /* more than max_warps x 32 */
+    refused(&c, &o, "sm.max_threads");
+    c = base;
+    c.sm.max_warps = 512; /* 128 per scheduler: beyond the simulator's 64 */
+    c.sm.max_threads = 2048;
+    refused(&c, &o, "sm.max_warps");
+    c = base;
+    c.l1i.size_bytes = c.l1i.sets = c.l1i.ways = 0;
+    refused(&c, &o, "l1i");
+    c = base;
+    c.units[ISA_UNIT_FP32] = 0;
+    refused(&c, &o, "units.fp32");
+    /* a config with its key set out of range through gcfg_set is refused there */
+    ge_err e;
+    assert_int_equal(gcfg_set(&c, "sm.issue_width", "9", &e), -1);
+    assert_non_null(strstr(e.msg, "sm.issue_width"));
+}
+
+static void test_refused_options(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    synth_config("test_volta.cfg", &cfg);
+    sim_options o = opts("perfect");
+    o.scheduler = "fifo";
+    refused(&cfg, &o, "scheduler");
+    o = opts("perfect");
+    o.active_sms = 5; /* 4 SMs */
+    refused(&cfg, &o, "active_sms");
+    o = opts("perfect");
+    o.interval_cycles = 100;
+    refused(&cfg, &o, "interval");
+    o = opts("hbm-magic");
+    refused(&cfg, &o, "hbm-magic");
+}
+
+typedef struct prog {
+    int kind;
+} prog;
+
+static int gen(void *ctx, uint64_t index, ws_cta *c, ge_err *e)
+{
+    const prog *p = ctx;
+    if (p->kind == 3)
+        return ge_errf(e, "feed broke at CTA %llu", (unsigned long long)index);
+    int warps = p->kind == 1 ? 3 : 2; /* kind 1: more warps than a 64-thread block has */
+    for (int w = 0; w < warps; w++) {
+        if (ws_cta_begin_warp(c, e))
+            return -1;
+        for (int i = 0; i < 12 + (int)(index % 5); i++) {
+            synth_mem(c, ISA_OP_LD_GLOBAL, 2, 1, 0x200000 + index * 4096 + (uint64_t)w * 1024 + (uint64_t)i * 32, 4,
+                      4, FULL);
+            synth_op(c, p->kind == 2 ? ISA_OP_TENSOR : ISA_OP_FP32_FMA, 3, 2, 3, -1, FULL);
+        }
+        synth_op(c, ISA_OP_EXIT, -1, -1, -1, -1, FULL);
+    }
+    return 0;
+}
+
+static void test_refused_streams(void **st)
+{
+    (void)st;
+    gpu_config fermi;
+    synth_config("test_fermi.cfg", &fermi);
+    sim_options o = opts("perfect");
+    kresult r;
+    ge_err e;
+    synth_kernel k;
+    prog p = {1};
+    synth_kernel_init(&k, "toomany", 4, 64, 16, 0, gen, &p);
+    assert_int_equal(synth_run(&fermi, &o, &k, &r, &e), -1);
+    assert_non_null(strstr(e.msg, "warps"));
+    p.kind = 2; /* the GTX 480 has no tensor units */
+    assert_int_equal(synth_run(&fermi, &o, &k, &r, &e), -1);
+    assert_non_null(strstr(e.msg, "units.tensor"));
+    p.kind = 3;
+    assert_int_equal(synth_run(&fermi, &o, &k, &r, &e), -1);
+    assert_non_null(strstr(e.msg, "feed broke"));
+}
+
+/* Full mode and sampled mode on every SM simulate the same thing. */
+static void test_sampled_all_sms_equals_full(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    synth_config("test_volta.cfg", &cfg);
+    prog p = {0};
+    const char *mems[2] = {"perfect", "detailed"};
+    for (int m = 0; m < 2; m++) {
+        synth_kernel k;
+        synth_kernel_init(&k, "k", 90, 64, 32, 0, gen, &p);
+        kresult full, sampled;
+        ge_err e;
+        sim_options o = opts(mems[m]);
+        if (synth_run(&cfg, &o, &k, &full, &e))
+            fail_msg("%s", e.msg);
+        o.active_sms = cfg.gpu.sm_count;
+        o.background = 1;
+        if (synth_run(&cfg, &o, &k, &sampled, &e))
+            fail_msg("%s", e.msg);
+        if (memcmp(&full, &sampled, sizeof full))
+            fail_msg("%s: full %.0f cycles, sampled on all SMs %.0f", mems[m], full.cycles, sampled.cycles);
+    }
+}
+
+/* Sampled mode: the chosen CTAs run on the chosen SMs. */
+static void test_sampled_subset(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    synth_config("test_volta.cfg", &cfg);
+    prog p = {0};
+    static const uint64_t pick[] = {3, 40, 41, 77, 89};
+    const char *mems[2] = {"perfect", "detailed"};
+    for (int m = 0; m < 2; m++) {
+        synth_kernel k;
+        synth_kernel_init(&k, "k", 90, 64, 32, 0, gen, &p);
+        k.pick = pick;
+        k.npick = 5;
+        sim_options o = opts(mems[m]);
+        o.active_sms = 1;
+        o.background = 1;
+        ge_err e;
+        sim_gpu *g = sim_create(&cfg, &o, &e);
+        if (!g)
+            fail_msg("%s", e.msg);
+        sim_cta_feed f = synth_feed(&k);
+        kresult r;
+        if (sim_kernel(g, &k.k, &f, &r, &e))
+            fail_msg("%s", e.msg);
+        const sim_detail *d = sim_last_detail(g);
+        assert_int_equal(d->sms, 1);
+        assert_int_equal(d->ncta, 5);
+        assert_int_equal((int)r.ctas, 5);
+        double insts = 0;
+        for (size_t i = 0; i < d->ncta; i++) {
+            assert_int_equal(d->cta[i].index, pick[i]);
+            assert_int_equal(d->cta[i].sm, 0);
+            assert_true(d->cta[i].end > d->cta[i].start);
+            insts += d->cta[i].warp_insts;
+        }
+        assert_true(insts == r.warp_insts);
+        assert_true(sim_stall_total(&r) == r.cycles * cfg.sm.schedulers * 1);
+        /* switching to full mode between kernels */
+        assert_int_equal(sim_set_sampling(g, 0, 0, &e), 0);
+        k.pick = NULL;
+        f = synth_feed(&k);
+        if (sim_kernel(g, &k.k, &f, &r, &e))
+            fail_msg("%s", e.msg);
+        assert_int_equal(sim_last_detail(g)->sms, cfg.gpu.sm_count);
+        assert_int_equal((int)r.ctas, 90);
+        assert_int_equal(sim_set_sampling(g, 99, 1, &e), -1);
+        assert_non_null(strstr(e.msg, "active_sms"));
+        sim_destroy(g);
+    }
+}
+
+/* A stream of kernels: one result each, in order; the clock carries on. */
+static void test_run_source(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    synth_config("test_volta.cfg", &cfg);
+    prog p = {0};
+    synth_kernel ks[3];
+    synth_kernel_init(&ks[0], "first", 10, 64, 32, 0, gen, &p);
+    synth_kernel_init(&ks[1], "second", 30, 64, 32, 0, gen, &p);
+    synth_kernel_init(&ks[2], "third", 5, 64, 32, 0, gen, &p);
+    ws_source *src = synth_source(ks, 3);
+    sim_options o = opts("detailed");
+    ge_err e;
+    sim_gpu *g = sim_create(&cfg, &o, &e);
+    assert_non_null(g);
+    kresult *res;
+    size_t n;
+    if (sim_run_source(g, src, &res, &n, &e))
+        fail_msg("%s", e.msg);
+    assert_int_equal(n, 3);
+    assert_string_equal(res[0].name, "first");
+    assert_string_equal(res[2].name, "third");
+    assert_int_equal((int)res[1].ctas, 30);
+    for (size_t i = 0; i < n; i++)
+        assert_true(res[i].cycles > 0 && sim_stall_total(&res[i]) == res[i].cycles * 4 * 4);
+    free(res);
+    ws_close(src);
+    sim_destroy(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_refused_configs),
+        cmocka_unit_test(test_refused_options),
+        cmocka_unit_test(test_refused_streams),
+        cmocka_unit_test(test_sampled_all_sms_equals_full),
+        cmocka_unit_test(test_sampled_subset),
+        cmocka_unit_test(test_run_source),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
