@@ -9,7 +9,8 @@
  * of their op kind, so the trace reader gives back the same op kinds,
  * masks, registers and addresses: `gpuest stats DIR` equals `gpuest stats
  * WORKLOAD`.  The trace is only complete when the workload verified; a
- * failed verification is an error (exit 1).
+ * failed verification is an error (exit 1).  Progress (CTAs of the current
+ * kernel) goes to stderr on a terminal.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "accelsim.h"
+#include "progress.h"
 #include "suite.h"
 #include "suite_source.h"
 
@@ -37,6 +39,40 @@ static void usage(FILE *f)
             "  --xz        compress kernel files (kernel-N.traceg.xz)\n"
             "  -h, --help  show this help\n");
 }
+
+/* Progress on stderr: the writer pulls CTAs through this source, which
+ * counts them per kernel. */
+typedef struct prog_src {
+    ws_source base;
+    ws_source *in;
+    progress pr;
+    uint64_t ctas;
+    char label[128];
+} prog_src;
+
+static int pg_next_event(ws_source *s, ws_event *ev, ge_err *e)
+{
+    prog_src *p = (prog_src *)s;
+    int r = ws_next_event(p->in, ev, e);
+    if (r == 1 && ev->kind == WS_EV_KERNEL) {
+        progress_done(&p->pr);
+        snprintf(p->label, sizeof p->label, "tracing kernel %u (%.60s), CTAs", ev->kernel.id, ev->kernel.name);
+        progress_begin(&p->pr, p->label, ws_kernel_nctas(&ev->kernel));
+        p->ctas = 0;
+    }
+    return r;
+}
+
+static int pg_next_cta(ws_source *s, ws_cta *c, ge_err *e)
+{
+    prog_src *p = (prog_src *)s;
+    int r = ws_next_cta(p->in, c, e);
+    if (r == 1)
+        progress_update(&p->pr, ++p->ctas);
+    return r;
+}
+
+static const ws_source_ops prog_ops = {"progress", pg_next_event, pg_next_cta, NULL, NULL};
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
@@ -113,7 +149,13 @@ int cmd_trace(int argc, char **argv)
         fprintf(stderr, "gpuest trace: %s\n", e.msg);
         return 1;
     }
-    int rc = accelsim_write_stream(src, dir, xz, &e);
+    prog_src ps;
+    memset(&ps, 0, sizeof ps);
+    ps.base.ops = &prog_ops;
+    ps.in = src;
+    progress_begin(&ps.pr, "tracing", 0);
+    int rc = accelsim_write_stream(&ps.base, dir, xz, &e);
+    progress_done(&ps.pr);
     ws_close(src);
     if (rc) {
         fprintf(stderr, "gpuest trace: %s\n", e.msg);
