@@ -608,6 +608,31 @@ static int resolve_calls(parser *P)
     return 0;
 }
 
+/* Decimal digits at the start of s[0..len) ("90a" -> 90); 0 if none. */
+static int leading_int(const char *s, int len)
+{
+    int v = 0;
+    for (int i = 0; i < len && s[i] >= '0' && s[i] <= '9' && v < 100000; i++)
+        v = v * 10 + (s[i] - '0');
+    return v;
+}
+
+/* "MAJOR.MINOR" within the token (the text need not be NUL-terminated). */
+static int parse_version(const tok *v, int *maj, int *min)
+{
+    int dot = 0;
+    while (dot < v->len && v->s[dot] != '.')
+        dot++;
+    if (dot == 0 || dot >= v->len - 1)
+        return -1;
+    for (int i = 0; i < v->len; i++)
+        if (i != dot && (v->s[i] < '0' || v->s[i] > '9'))
+            return -1;
+    *maj = leading_int(v->s, dot);
+    *min = leading_int(v->s + dot + 1, v->len - dot - 1);
+    return 0;
+}
+
 static int parse_module(parser *P)
 {
     ptx_module *m = P->m;
@@ -623,7 +648,7 @@ static int parse_module(parser *P)
         if (tok_is(&t, ".version")) {
             tok v = lex_next(&P->L);
             int maj = 0, min = 0;
-            if (v.kind != TK_WORD || sscanf(v.s, "%d.%d", &maj, &min) != 2)
+            if (v.kind != TK_WORD || parse_version(&v, &maj, &min))
                 return perr(P, v.line, "bad .version");
             if (maj < 6 || maj > 9)
                 return perr(P, v.line, "PTX version %d.%d is not supported (6.x to 9.x)", maj, min);
@@ -632,7 +657,7 @@ static int parse_module(parser *P)
             for (;;) {
                 tok v = lex_next(&P->L);
                 if (v.kind == TK_WORD && v.len > 3 && memcmp(v.s, "sm_", 3) == 0)
-                    m->target = (uint32_t)atoi(v.s + 3);
+                    m->target = (uint32_t)leading_int(v.s + 3, v.len - 3);
                 else if (v.kind != TK_WORD)
                     return perr(P, v.line, "bad .target");
                 tok c = lex_peek(&P->L);
