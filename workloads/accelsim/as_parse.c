@@ -25,8 +25,9 @@
  *                   lanes are contiguous);
  *   2  base+delta:  hex base, then for each further active lane a signed
  *                   decimal difference from the previous active lane.
- * A section that starts with "0x" instead of a mode is read as list-all:
- * that is how traces without the mode field (early tracer builds) look.
+ * A section that starts with "0x" instead of a mode is read as list-all,
+ * so files written without the mode field still read (a mode is a small
+ * decimal, an address always has the 0x prefix, so this is unambiguous).
  * After the addresses, tracer version 5 writes the immediate operand; older
  * versions do not.  The reader accepts it on any line (one more decimal
  * before the end), so it needs no per-version switch.  Lines end there:
