@@ -56,6 +56,7 @@ int dram_init(dram_chan *ch, const dram_timing *t, const gpu_config *cfg, dram_d
     if (ch->groups > DRAM_MAX_GROUPS)
         return ge_errf(e, "dram.bank_groups: at most %d", DRAM_MAX_GROUPS);
     ch->cap = cfg->dram.queue_entries;
+    ch->rrd = cfg->dram.tRRD;
     if (!ch->banks || !ch->cap)
         return ge_errf(e, "dram: needs banks and queue entries");
     ch->bank = ge_calloc(ch->banks, sizeof *ch->bank, e);
@@ -94,7 +95,7 @@ void dram_free(dram_chan *ch)
 }
 
 void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32_t sectors, uint32_t sector_bytes,
-               int write, int shadow, uint16_t src, uint32_t tag, uint64_t arrive)
+               int write, int shadow, uint16_t src, uint32_t tag, uint32_t weight, uint64_t arrive)
 {
     int32_t i = ch->free_head;
     dram_req *r = &ch->req[i];
@@ -112,6 +113,7 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
     r->sectors = sectors;
     r->tag = tag;
     r->src = src;
+    r->weight = (uint16_t)(weight ? weight : 1);
     r->write = (uint8_t)(write != 0);
     r->shadow = (uint8_t)(shadow != 0);
     r->opened = 0;
@@ -198,7 +200,10 @@ static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
 {
     dram_req *r = &ch->req[ri];
     dram_bank *b = &ch->bank[r->bank];
-    apply_rules(ch, cmd, r->bank, now);
+    /* A weighted column command moves w bursts; its followers count from the
+     * last one. */
+    uint64_t last = cmd == DRAM_RD || cmd == DRAM_WR ? now + (uint64_t)(r->weight - 1) * ch->t->tBL : now;
+    apply_rules(ch, cmd, r->bank, last);
     if (ch->on_cmd)
         ch->on_cmd(ch->cmd_ctx, cmd, r->bank, now);
     switch (cmd) {
@@ -208,6 +213,11 @@ static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
         ch->faw[ch->faw_i] = now;
         ch->faw_i = (ch->faw_i + 1) & 3;
         r->opened = 1;
+        if (r->weight > 1) { /* the activate window of w ACTs */
+            uint64_t t = now + (uint64_t)r->weight * ch->rrd;
+            if (t > ch->chan_next[DRAM_ACT])
+                ch->chan_next[DRAM_ACT] = t;
+        }
         if (!r->shadow)
             ch->st.activates++;
         break;
@@ -219,7 +229,7 @@ static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
             ch->st.precharges++;
         break;
     default: /* RD, WR */
-        ch->st.busy += ch->t->tBL;
+        ch->st.busy += (double)ch->t->tBL * r->weight;
         if (!r->shadow) {
             if (cmd == DRAM_RD)
                 ch->st.reads++;
@@ -231,7 +241,7 @@ static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
         r->opened = 0;
         if (--r->bursts == 0) {
             if (cmd == DRAM_RD && ch->done)
-                ch->done(ch->done_ctx, r, now + ch->t->tCL + ch->t->tBL + ch->t->latency);
+                ch->done(ch->done_ctx, r, last + ch->t->tCL + ch->t->tBL + ch->t->latency);
             unlink_req(ch, ri);
             if (ch->room_waiting && ch->on_room) {
                 ch->room_waiting = 0;

@@ -26,6 +26,13 @@
  * Row policy: open page (a row stays open until a request for another row
  * or refresh closes it).  One command per DRAM command-clock tick.
  *
+ * Weighted requests (sampled-mode background, weight w > 1) stand for w
+ * requests of w SMs: each of their column commands moves w bursts back to
+ * back (the data bus is busy w x tBL and the following constraints count
+ * from the last of them), and their ACT holds the channel's activate window
+ * as w ACTs would (w x tRRD).  Row locality is that of one request, so a
+ * weighted random stream opens fewer rows than w real ones would.
+ *
  * Everything is in DRAM command-clock ticks.  A read's data is complete at
  * CAS + tCL + tBL, plus the fixed controller/PHY latency dram.latency_cycles
  * (added on the return path only, so it does not cost bandwidth).
@@ -76,6 +83,7 @@ typedef struct dram_req {
     uint32_t sectors;
     uint32_t tag;        /* requester's id (L2 MSHR entry) */
     uint16_t src;        /* requester (L2 slice) */
+    uint16_t weight;     /* requests it stands for (sampled-mode background; 1 otherwise) */
     uint8_t write, shadow;
     uint8_t opened;      /* an ACT was issued for this request */
     int32_t prev, next;  /* bank queue links (age order) */
@@ -128,6 +136,7 @@ struct dram_chan {
     const dram_timing *t;
     const dram_sched *sched;
     uint32_t banks, groups, cap;
+    uint32_t rrd;           /* tRRD (weighted ACTs) */
     dram_bank *bank;
     uint64_t *group_next;   /* [groups * DRAM_NCMD] */
     uint64_t chan_next[DRAM_NCMD];
@@ -164,7 +173,7 @@ static inline int dram_can_accept(const dram_chan *ch, uint32_t n) { return ch->
 /* Queue a request (caller checked dram_can_accept).  It may be scheduled
  * from tick `arrive`. */
 void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32_t sectors, uint32_t sector_bytes,
-               int write, int shadow, uint16_t src, uint32_t tag, uint64_t arrive);
+               int write, int shadow, uint16_t src, uint32_t tag, uint32_t weight, uint64_t arrive);
 
 /* Run the controller at tick `now` (at most one command). */
 void dram_tick(dram_chan *ch, uint64_t now);

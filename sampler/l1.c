@@ -156,6 +156,7 @@ static void make_pkt(const l1_unit *u, mem_pkt *p, uint64_t line, uint32_t secto
                      int flags)
 {
     memset(p, 0, sizeof *p);
+    p->weight = 1;
     p->line = line;
     p->sectors = sectors;
     p->kind = (uint8_t)kind;

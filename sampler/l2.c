@@ -15,7 +15,7 @@
 
 typedef struct l2_target {
     uint32_t sectors, l1mshr;
-    uint16_t sm;
+    uint16_t sm, weight;
     uint8_t kind, cache, flags;
 } l2_target;
 
@@ -74,6 +74,15 @@ void l2_dram_done(l2_slice *s, uint32_t mshr, uint32_t sectors, uint64_t ready)
         s->wake = ready;
 }
 
+/* Weight of a dirty victim's write-back: a background line carries the
+ * weight of the mirror that wrote it (its index is in the line's shadow
+ * bits, see mem_detailed.c). */
+static inline uint32_t wb_weight(uint64_t line, const l2_env *env)
+{
+    uint64_t k = line >> MEM_SHADOW_BIT;
+    return k && k <= env->nshadow ? env->shadow_weight[k] : 1;
+}
+
 static inline uint32_t reply_flits(const l2_env *env, uint32_t sectors)
 {
     return mem_flits(MEM_PKT_HEADER_BYTES + popc(sectors) * env->sector_bytes, env->flit_bytes);
@@ -92,6 +101,7 @@ static void send_reply(l2_slice *s, const l2_env *env, uint64_t line, const l2_t
     r.cache = t->cache;
     r.flags = t->flags;
     r.flits = (uint8_t)reply_flits(env, t->sectors);
+    r.weight = t->weight;
     r.ready = clk_convert(now, env->f_l2, env->f_icnt);
     noc_push(env->rep, s->id, &r);
     if (r.ready < *env->icnt_next)
@@ -99,13 +109,13 @@ static void send_reply(l2_slice *s, const l2_env *env, uint64_t line, const l2_t
 }
 
 static void dram_send(l2_slice *s, const l2_env *env, uint64_t line, uint32_t sectors, int write, uint32_t tag,
-                      uint64_t now)
+                      uint32_t weight, uint64_t now)
 {
     dram_addr d;
     addrmap_dram(env->am, line, &d);
     uint64_t at = clk_convert(now, env->f_l2, env->f_dram);
     dram_push(&env->chan[s->channel], line, d.bank, d.row, sectors, env->sector_bytes, write,
-              mem_line_is_shadow(line), (uint16_t)s->id, tag, at);
+              mem_line_is_shadow(line), (uint16_t)s->id, tag, weight, at);
     if (at < *env->dram_next)
         *env->dram_next = at;
 }
@@ -148,7 +158,7 @@ static int do_fill(l2_slice *s, const l2_env *env, const l2_fill *f, uint64_t no
         cache_evict ev;
         cache_install(c, (uint32_t)victim, en->line, &ev);
         if (need_wb)
-            dram_send(s, env, ev.line, ev.dirty, 1, 0, now);
+            dram_send(s, env, ev.line, ev.dirty, 1, 0, wb_weight(ev.line, env), now);
         c->pending[victim] = left; /* still to come: protect the line */
         slot = victim;
     }
@@ -182,8 +192,8 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
     int slot = cache_find(c, p->line);
     uint32_t hit = slot >= 0 ? req & c->valid[slot] : 0, miss = req & ~hit;
     int atomic = p->kind == PKT_ATOMIC, real = !(p->flags & PKT_F_SHADOW);
-    uint64_t pend = ps + (atomic ? popc(req) * s->banks : popc(req));
-    l2_target t = {req, p->mshr, p->sm, p->kind, p->cache, p->flags};
+    uint64_t pend = ps + (uint64_t)(atomic ? popc(req) * s->banks : popc(req)) * p->weight;
+    l2_target t = {req, p->mshr, p->sm, p->weight, p->kind, p->cache, p->flags};
     if (!miss) {
         if (!noc_room(env->rep, s->id, 1, reply_flits(env, req)))
             return ST_REPLY;
@@ -225,7 +235,7 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
         cache_evict ev;
         cache_install(c, (uint32_t)victim, p->line, &ev);
         if (need_wb)
-            dram_send(s, env, ev.line, ev.dirty, 1, 0, now);
+            dram_send(s, env, ev.line, ev.dirty, 1, 0, wb_weight(ev.line, env), now);
         slot = victim;
     } else if (slot >= 0) {
         cache_touch(c, (uint32_t)slot);
@@ -239,7 +249,7 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
             c->pending[slot] |= fetch;
             s->m.e[mi].aux = (uint32_t)slot + 1;
         }
-        dram_send(s, env, p->line, fetch, 0, (uint32_t)mi, now);
+        dram_send(s, env, p->line, fetch, 0, (uint32_t)mi, p->weight, now);
     }
     if (real)
         s->st.rd_hit += popc(hit), s->st.rd_miss += popc(miss);
@@ -267,12 +277,12 @@ static int do_write(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t p
     if (ndram && !dram_can_accept(&env->chan[s->channel], ndram))
         return ST_DRAM;
     uint64_t now = ps / s->banks;
-    s->port_free = ps + popc(req);
+    s->port_free = ps + (uint64_t)popc(req) * p->weight;
     if (victim >= 0) {
         cache_evict ev;
         cache_install(c, (uint32_t)victim, p->line, &ev);
         if (need_wb)
-            dram_send(s, env, ev.line, ev.dirty, 1, 0, now);
+            dram_send(s, env, ev.line, ev.dirty, 1, 0, wb_weight(ev.line, env), now);
         slot = victim;
     }
     if (slot >= 0) {
@@ -288,7 +298,7 @@ static int do_write(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t p
         }
     }
     if (forward)
-        dram_send(s, env, p->line, req, 1, 0, now);
+        dram_send(s, env, p->line, req, 1, 0, p->weight, now);
     if (!(p->flags & PKT_F_SHADOW))
         s->st.wr_hit += popc(hit), s->st.wr_miss += popc(req & ~hit);
     return ST_DONE;

@@ -56,6 +56,8 @@ typedef struct l2_env {
     uint32_t latency;        /* pipeline delay, L2 ticks */
     uint32_t sector_bytes, flit_bytes;
     uint64_t *icnt_next, *dram_next; /* lowered when a slice gives those domains work */
+    const uint16_t *shadow_weight;   /* [1..nshadow]: weight of background mirror k */
+    uint32_t nshadow;
 } l2_env;
 
 typedef struct l2_fill {

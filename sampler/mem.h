@@ -96,7 +96,9 @@ struct sim_mem {
  * documented in the implementation). */
 struct sim_mem_options {
     uint32_t active_sms;     /* 0 = all */
-    int background;          /* 1: represent the other SMs' traffic */
+    int background;          /* 0: none; 1: the other SMs' traffic, as a few weighted
+                              * mirrors per active SM (cheap); 2: one mirror per
+                              * other SM (exact, slow) -- see mem_detailed.c */
 };
 
 /* Create by name ("detailed", "perfect"); o may be NULL (all SMs).  The

@@ -24,32 +24,46 @@
  *            + dram.latency_cycles (+ queueing), in DRAM cycles
  * with clock-domain crossings rounded up to the next tick of the receiver.
  *
- * Sampled mode (options.active_sms = A < sm_count, background = 1): only
- * SMs 0..A-1 are simulated (every SM has its L1s, so set_sampling can
- * change A between kernels), but every request an active SM a sends past
- * its L1 (miss, write, atomic) is mirrored by the SM ports
- * v = a + A, a + 2A, ... < sm_count (so the sm_count SMs' ports are all
- * used, each inactive SM shadowing exactly one active SM).  Mirror k of a
- * line L is ((L + k) mod 2^MEM_SHADOW_BIT) + k * 2^MEM_SHADOW_BIT: the same
- * sector mask and kind, in an address region no real data uses, so it
- * lands on other slices, channels, banks and rows (the slice and bank
- * hashes fold the high bits; the +k moves it under the linear map too) and
+ * Sampled mode (options.active_sms = A < sm_count): only SMs 0..A-1 are
+ * simulated (every SM has its L1s, so set_sampling can change A between
+ * kernels); with background the memory system also carries the traffic of
+ * the other sm_count - A SMs.  Active SM a stands for itself and the W SM
+ * ports a + A, a + 2A, ... < sm_count.  Every request it sends past its L1
+ * (miss, write, atomic) is mirrored:
+ *   background = 2 (exact): by each of the W ports, one copy each;
+ *   background = 1 (weighted, the default): by M = min(W, MEM_BG_MIRRORS)
+ *     mirrors, mirror j standing for w_j of the W SMs (sum w_j = W).  Its
+ *     copy is one packet of weight w_j: it holds crossbar ports on the slice
+ *     side, the L2 slice's port and the DRAM data bus w_j times as long (and
+ *     its ACT the activate window w_j x tRRD); see noc.h, l2.h, dram.h.  The
+ *     background's simulation cost is thus O(A x M), not O(sm_count).
+ * Mirror j of a line L is ((L + j) mod 2^MEM_SHADOW_BIT) + j * 2^MEM_SHADOW_BIT:
+ * the same sector mask and kind, in an address region no real data uses,
+ * so it lands on other slices, channels, banks and rows (the slice and bank
+ * hashes fold the high bits; the +j moves it under the linear map too) and
  * competes for crossbar ports, L2 capacity and bandwidth, MSHRs, DRAM queue
- * slots, bank time and the data bus like the traffic of another SM running
+ * slots, bank time and the data bus like the traffic of other SMs running
  * the same code.  Requests that hit in the active SM's L1 are assumed to
- * hit in the mirrors' L1s too.  Shadow replies are dropped at their SM port.
+ * hit in the mirrors' L1s too.  Shadow replies are dropped at their port.
  * A mirror whose port queue is full keeps its copies in a backlog of the
  * same size (as a real SM's LSU would hold them) and feeds them in as the
  * port drains, so the active SM is not throttled by the slowest of its
  * mirrors; only when a backlog is full does the active SM get RETRY (the
  * back-pressure of the background on the simulated SMs).  The mirroring is
  * a pure function of the active SMs' requests, so it is deterministic.
- * Shadow traffic is excluded
- * from the activity counters and hit/latency statistics (they describe the
- * simulated SMs); DRAM bandwidth utilisation (dram_busy_cycles) is physical
- * and includes it.  tests/sampler/mem/test_bw.c checks that the
- * latency and bandwidth seen by the active SMs under a streaming load match
- * a full-mode run within a few percent.
+ * Known bias: mirrors replay the active SM's requests in the same cycles,
+ * so the background is more synchronised than independent SMs; weights make
+ * it burstier still.  Measured on the suite's vectoradd (v100; 16 CTAs per
+ * active SM = 2 waves; cycles x A / CTAs): the full run needs 404.8 per CTA
+ * for its first two waves (387.5 over the whole kernel); sampled with
+ * M = 4: A = 1 421.5 (+4%), A = 2 384.0, A = 4 370.4, A = 8 380.2,
+ * A = 16 388.6 (-4% to -9%); with exact mirrors A = 1 gives 470.9 (+16%),
+ * with M = 2 500.9, with M = 8 385.8.
+ * Shadow traffic is excluded from the activity counters and hit/latency
+ * statistics (they describe the simulated SMs); DRAM bandwidth utilisation
+ * (dram_busy_cycles) is physical and includes it.  tests/sampler/mem/test_bw.c checks that the
+ * latency and bandwidth seen by 1, 8 and 20 active SMs under a streaming
+ * load match a full-mode run within 5% (weighted and exact).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +80,14 @@ enum { DOM_DRAM = 0, DOM_L2, DOM_ICNT, DOM_N };
 
 #define SHADOW_LOW ((1ull << MEM_SHADOW_BIT) - 1)
 
+/* Weighted background (options.background = 1): mirrors per active SM.
+ * Simulation cost of the background is proportional to this, not to the
+ * number of inactive SMs. */
+#ifndef MEM_BG_MIRRORS
+#define MEM_BG_MIRRORS 4
+#endif
+#define MEM_BG_MAX_MIRRORS 1024 /* sm_count bound for background = 2 (schema: gpu.sm_count <= 1024) */
+
 /* Mirror k (>= 1) of a line: same low bits shifted by k (so the linear slice
  * map moves it to another slice too), tagged with k above MEM_SHADOW_BIT. */
 static inline uint64_t shadow_line(uint64_t line, uint32_t k)
@@ -77,7 +99,9 @@ typedef struct md {
     sim_mem base;
     uint32_t nsm, active;     /* SMs (each has its L1s); SMs simulated */
     uint32_t *mirror;         /* [nsm]: mirror ports of SM a at mirror[first[a]..+nmirror[a]) */
+    uint16_t *mweight;        /* [nsm]: SMs each mirror stands for */
     uint32_t *mfirst, *nmirror;
+    uint16_t shadow_weight[MEM_BG_MAX_MIRRORS + 2]; /* by mirror index k (for write-backs) */
     uint32_t in_ratio;        /* access masks: l1d sectors -> L2 sectors */
     pktq *backlog;            /* [nsm]: shadow requests waiting for their port's queue */
     uint64_t f_core, f[DOM_N];
@@ -265,6 +289,7 @@ static sim_mem_status md_access(sim_mem *sm, int smi, const sim_mem_access *a, u
     md *m = (md *)sm;
     uint32_t s = (uint32_t)smi;
     const uint32_t *mir = m->mirror + m->mfirst[s];
+    const uint16_t *mw = m->mweight + m->mfirst[s];
     uint32_t rp = m->req.src_pkts_max - m->req.src[s].n, rf = m->req.src_flits_max - m->req.src_flits[s];
     /* Each mirror holds its copies in its own backlog while its port is
      * full (like a real SM's LSU), so mirrors do not stall the active SM
@@ -293,6 +318,7 @@ static sim_mem_status md_access(sim_mem *sm, int smi, const sim_mem_access *a, u
             q.sm = (uint16_t)mir[k];
             q.slice = (uint16_t)addrmap_slice(&m->am, q.line);
             q.flags |= PKT_F_SHADOW;
+            q.weight = mw[k];
             q.ready = ready;
             pktq *bl = &m->backlog[q.sm];
             if (!bl->n && noc_room(&m->req, q.sm, 1, q.flits))
@@ -409,26 +435,40 @@ static void md_kernel_boundary(sim_mem *sm)
         l1_invalidate(&m->l1[i]);
 }
 
-/* Mirror lists for `active` simulated SMs (none without background). */
+/* Mirror lists for `active` simulated SMs.  background 0: none; 2: one
+ * mirror per inactive SM (exact); 1: the inactive SMs an active SM stands
+ * for are grouped into at most MEM_BG_MIRRORS weighted mirrors. */
 static void set_mirrors(md *m, uint32_t active, int background)
 {
     m->active = active;
     uint32_t k = 0;
+    memset(m->shadow_weight, 0, sizeof m->shadow_weight);
     for (uint32_t a = 0; a < m->nsm; a++) {
         m->mfirst[a] = k;
         m->nmirror[a] = 0;
         if (!background || a >= active)
             continue;
-        for (uint32_t v = a + active; v < m->nsm; v += active)
-            m->mirror[k++] = v, m->nmirror[a]++;
+        uint32_t W = (m->nsm - 1 - a) / active; /* ports a+active, a+2*active, ... */
+        uint32_t M = background == 2 || W < MEM_BG_MIRRORS ? W : MEM_BG_MIRRORS;
+        for (uint32_t j = 0, v = a + active; j < M; j++) {
+            uint32_t w = W / M + (j < W % M);
+            m->mirror[k] = v;
+            m->mweight[k++] = (uint16_t)w;
+            m->nmirror[a]++;
+            v += w * active; /* the group's first port */
+            if (j + 1 <= MEM_BG_MAX_MIRRORS && w > m->shadow_weight[j + 1])
+                m->shadow_weight[j + 1] = (uint16_t)w;
+        }
     }
+    m->env.shadow_weight = m->shadow_weight;
+    m->env.nshadow = MEM_BG_MAX_MIRRORS;
 }
 
 static void md_set_sampling(sim_mem *sm, const sim_mem_options *o)
 {
     md *m = (md *)sm;
     uint32_t active = o && o->active_sms && o->active_sms < m->nsm ? o->active_sms : m->nsm;
-    set_mirrors(m, active, o && o->background);
+    set_mirrors(m, active, o ? o->background : 0);
 }
 
 static void md_destroy(sim_mem *sm)
@@ -452,6 +492,7 @@ static void md_destroy(sim_mem *sm)
     free(m->mirror);
     free(m->mfirst);
     free(m->nmirror);
+    free(m->mweight);
     free(m->l1);
     free(m->l2);
     free(m->chan);
@@ -538,13 +579,13 @@ sim_mem *sim_mem_detailed_create(const gpu_config *cfg, const sim_mem_options *o
     m->mirror = ge_calloc(nsm, sizeof *m->mirror, e);
     m->mfirst = ge_calloc(nsm, sizeof *m->mfirst, e);
     m->nmirror = ge_calloc(nsm, sizeof *m->nmirror, e);
+    m->mweight = ge_calloc(nsm, sizeof *m->mweight, e);
     m->l1 = ge_calloc(nsm, sizeof *m->l1, e);
     m->l2 = ge_calloc(m->nslices, sizeof *m->l2, e);
     m->chan = ge_calloc(m->nchan, sizeof *m->chan, e);
     m->backlog = ge_calloc(nsm, sizeof *m->backlog, e);
-    if (!m->mirror || !m->mfirst || !m->nmirror || !m->l1 || !m->l2 || !m->chan || !m->backlog)
+    if (!m->mirror || !m->mfirst || !m->nmirror || !m->mweight || !m->l1 || !m->l2 || !m->chan || !m->backlog)
         goto fail;
-    set_mirrors(m, active, o && o->background);
     m->in_ratio = cfg->l1d.size_bytes && cfg->l1d.sector_bytes > cfg->l2.cache.sector_bytes
                       ? cfg->l1d.sector_bytes / cfg->l2.cache.sector_bytes
                       : 1;
@@ -587,7 +628,10 @@ sim_mem *sim_mem_detailed_create(const gpu_config *cfg, const sim_mem_options *o
                       cfg->l2.cache.sector_bytes,
                       cfg->noc.flit_bytes,
                       &m->next[DOM_ICNT],
-                      &m->next[DOM_DRAM]};
+                      &m->next[DOM_DRAM],
+                      m->shadow_weight,
+                      MEM_BG_MAX_MIRRORS};
+    set_mirrors(m, active, o ? o->background : 0);
     for (uint32_t i = 0; i < m->nchan; i++)
         if (m->chan[i].wake < m->next[DOM_DRAM])
             m->next[DOM_DRAM] = m->chan[i].wake;

@@ -91,6 +91,7 @@ typedef struct mem_pkt {
     uint8_t cache;    /* L1_DATA / L1_CONST / L1_TEX */
     uint8_t flags;    /* PKT_F_* */
     uint8_t flits;    /* size on the interconnect */
+    uint16_t weight;  /* SMs' worth of traffic it stands for (1; more for weighted background) */
 } mem_pkt;
 
 typedef struct pktq {

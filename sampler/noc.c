@@ -109,11 +109,15 @@ static uint64_t serve(noc *n, uint32_t s, uint64_t now)
             return start / n->rate;
         if (n->credits[d] < p->flits)
             return now + 1;
-        uint64_t end = start + p->flits;
-        n->in_free[s] = n->out_free[d] = end;
+        /* A weighted (background) packet stands for `weight` packets on the
+         * L2-slice side of the crossbar: it holds that port weight times as
+         * long; its SM-side port, one SM's, only for its own flits. */
+        uint64_t end = start + p->flits, wend = start + (uint64_t)p->flits * p->weight;
+        n->in_free[s] = n->to_slices ? end : wend;
+        n->out_free[d] = n->to_slices ? wend : end;
         n->credits[d] -= p->flits;
         n->src_flits[s] -= p->flits;
-        n->flits_all += p->flits;
+        n->flits_all += (double)p->flits * p->weight;
         if (!(p->flags & PKT_F_SHADOW))
             n->flits += p->flits;
         mem_pkt out = *p;

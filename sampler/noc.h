@@ -24,6 +24,11 @@
  * Packets to one destination arrive in send order, so each destination
  * buffer is a FIFO ordered by arrival tick.
  *
+ * Weighted packets (sampled-mode background, mem_pkt.weight = w) stand for
+ * w packets from w SMs: they occupy their L2-slice-side port w times as long
+ * (and their SM-side port once), so the slices see the bandwidth demand of
+ * w SMs while the simulator moves one packet.
+ *
  * All sizes are fixed at creation; nothing is allocated per packet.
  */
 #ifndef SIM_NOC_H
@@ -56,7 +61,7 @@ typedef struct noc {
     void (*on_depart)(void *ctx, uint32_t src, uint64_t tick);
     void *ctx;
     double flits;        /* flits delivered (real traffic) */
-    double flits_all;    /* flits delivered (incl. shadow) */
+    double flits_all;    /* flits delivered (incl. shadow, weighted) */
 } noc;
 
 /* src_pkts: max packets per source queue (0: bounded by flits only).

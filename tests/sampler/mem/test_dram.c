@@ -113,7 +113,7 @@ static void run(fixture *f, uint64_t from, uint64_t to)
 static void push(fixture *f, uint32_t bank, uint32_t row, uint32_t sectors, int write, uint32_t tag, uint64_t at)
 {
     assert_true(dram_can_accept(&f->ch, 1));
-    dram_push(&f->ch, 0, bank, row, sectors, 32, write, 0, 0, tag, at);
+    dram_push(&f->ch, 0, bank, row, sectors, 32, write, 0, 0, tag, 1, at);
 }
 
 /* Index of the k-th command of kind cmd (to bank b, or any if b < 0). */
@@ -339,6 +339,28 @@ static void test_dual_command_bus(void **st)
     teardown(f);
 }
 
+/* A weighted (background) request of weight 4 stands for 4 requests: one
+ * column command moves 4 bursts, and its ACT holds the activate window for
+ * 4 x tRRD. */
+static void test_weighted(void **st)
+{
+    (void)st;
+    fixture *f = setup("GDDR5", "frfcfs", 0, 0);
+    dram_push(&f->ch, 0, 0, 1, 0x1, 32, 0, 1, 0, 7, 4, 0); /* weight 4 */
+    push(f, 1, 1, 0x1, 0, 8, 0);                            /* another bank */
+    push(f, 0, 1, 0x1, 0, 9, 0);                            /* row hit behind it */
+    run(f, 0, 200);
+    assert_int_equal(cmd_at(f, DRAM_ACT, 0, 0), 0);
+    assert_int_equal(cmd_at(f, DRAM_ACT, 1, 0), 4 * 5); /* 4 x tRRD */
+    assert_int_equal(cmd_at(f, DRAM_RD, 0, 0), 8);
+    assert_int_equal(f->r.done_tag[0], 7);
+    assert_int_equal(f->r.done_at[0], 8 + 3 * 2 + 10 + 2 + LAT); /* last of 4 bursts */
+    assert_int_equal(cmd_at(f, DRAM_RD, 0, 1), 8 + 3 * 2 + 4);  /* tCCD_L after the last burst */
+    assert_true(f->ch.st.busy == 4 * 2 + 2 * 2);
+    assert_int_equal(f->ch.st.reads, 2); /* the background one is not real traffic */
+    teardown(f);
+}
+
 static void test_bad_type(void **st)
 {
     (void)st;
@@ -358,7 +380,7 @@ int main(void)
         cmocka_unit_test(test_trrd_tfaw),           cmocka_unit_test(test_turnarounds),
         cmocka_unit_test(test_ccd_first_ready),     cmocka_unit_test(test_frfcfs_vs_fcfs),
         cmocka_unit_test(test_refresh),             cmocka_unit_test(test_dual_command_bus),
-        cmocka_unit_test(test_bad_type),
+        cmocka_unit_test(test_weighted),            cmocka_unit_test(test_bad_type),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
