@@ -49,7 +49,7 @@ typedef struct est_calibration {
     double error;          /* relative error estimate of the extrapolation */
     /* the design point it was measured at, for the reuse rule */
     uint32_t ctas_per_sm;
-    double model_l1_hit, model_l2_hit, model_latency; /* the uncalibrated model there */
+    double model_l1_hit, model_l1_filter, model_l2_hit, model_latency; /* the uncalibrated model there */
     char scheduler[64];
     uint64_t sm_signature; /* hash of the SM-core parameters */
 } est_calibration;

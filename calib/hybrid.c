@@ -135,6 +135,8 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
             return -1;
         if (cal.params.l1_hit >= 0)
             cal.params.l1_hit = fmin(1, fmax(0, cal.params.l1_hit + d.l1_hit - reuse->model_l1_hit));
+        if (cal.params.l1_filter >= 0)
+            cal.params.l1_filter = fmin(1, fmax(0, cal.params.l1_filter + d.l1_filter - reuse->model_l1_filter));
         if (cal.params.l2_hit >= 0)
             cal.params.l2_hit = fmin(1, fmax(0, cal.params.l2_hit + d.l2_hit - reuse->model_l2_hit));
         if (cal.params.load_latency >= 0)
@@ -176,8 +178,11 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
         }
         const sim_detail *sd = sim_last_detail(g);
         model_params_default(&cal.params);
-        if (sd->l1_load_sectors > 0)
+        if (sd->l1_load_sectors > 0) {
             cal.params.l1_hit = sd->l1_load_hits / sd->l1_load_sectors;
+            double below = sd->l2_load_sectors / sd->l1_load_sectors;
+            cal.params.l1_filter = below < 1 ? 1 - below : 0;
+        }
         if (sd->l2_load_sectors > 0)
             cal.params.l2_hit = sd->l2_load_hits / sd->l2_load_sectors;
         if (sd->mem_load_latency > 0)
@@ -207,6 +212,7 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
             return -1;
         }
         cal.model_l1_hit = d.l1_hit;
+        cal.model_l1_filter = d.l1_filter;
         cal.model_l2_hit = d.l2_hit;
         cal.model_latency = d.load_latency;
         snprintf(cal.scheduler, sizeof cal.scheduler, "%s", sched);

@@ -9,13 +9,15 @@
  *      MSHRs (est_sm_signature) -- the ratio encodes scheduling behaviour the
  *      model does not capture, which changes with any of these;
  *   2. the kernel's occupancy (CTAs per SM) is the same;
- *   3. the uncalibrated model's L1 and L2 load hit rates at B are within
+ *   3. the uncalibrated model's L1 hit rate, L1 filter rate (hits plus
+ *      in-flight merges) and L2 hit rate at B are each within
  *      EST_REUSE_HIT_DELTA of their values at A (the measured rates are then
  *      shifted by the model's change);
  * Everything else (SM count, clocks, L2 and DRAM parameters, NoC) is
  * extrapolated analytically: the measured load latency is shifted by the
  * model's change in latency, and bandwidth bounds are recomputed.
  */
+#include <math.h>
 #include <string.h>
 
 #include "estimate.h"
@@ -70,6 +72,7 @@ int est_calibration_reusable(const est_calibration *c, const gpu_config *cfg, co
     model_detail d;
     if (model_kernel(cfg, scheduler, p, k, &base, NULL, &r, &d, NULL))
         return 0;
-    return d.l1_hit - c->model_l1_hit <= EST_REUSE_HIT_DELTA && c->model_l1_hit - d.l1_hit <= EST_REUSE_HIT_DELTA &&
-           d.l2_hit - c->model_l2_hit <= EST_REUSE_HIT_DELTA && c->model_l2_hit - d.l2_hit <= EST_REUSE_HIT_DELTA;
+    return fabs(d.l1_hit - c->model_l1_hit) <= EST_REUSE_HIT_DELTA &&
+           fabs(d.l1_filter - c->model_l1_filter) <= EST_REUSE_HIT_DELTA &&
+           fabs(d.l2_hit - c->model_l2_hit) <= EST_REUSE_HIT_DELTA;
 }

@@ -21,6 +21,7 @@ void model_params_default(model_params *p)
     p->dram_efficiency = 0.85;
     p->row_hit = 0.5;
     p->l1_hit = -1;
+    p->l1_filter = -1;
     p->l2_hit = -1;
     p->load_latency = -1;
 }
@@ -183,8 +184,12 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     totals t;
     scenario_totals(pk, sc, ctas, &t);
 
-    /* hit rates */
-    double h1 = mp->l1_hit >= 0 ? mp->l1_hit : mm_l1_hit(pk, cfg, c, il);
+    /* hit rates: h1 filters traffic, h1lat (computed with the latency
+     * below) excludes the reuses that find their line still in flight */
+    double sched_n = cfg->sm.schedulers;
+    double recent = 0;
+    double h1m = mm_l1_hit(pk, cfg, c, il, 0, &recent);
+    double h1 = mp->l1_filter >= 0 ? mp->l1_filter : h1m;
     double load_sec = sum_ops(t.op_sectors, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD);
     double store_sec = sum_ops(t.op_sectors, SP(GLOBAL) | SP(LOCAL), ISA_F_STORE);
     double atom_sec = sum_ops(t.op_sectors, SP(GLOBAL), ISA_F_ATOMIC);
@@ -241,12 +246,26 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     gen_time gfull = {0}, gpart = {0};
     for (uint32_t r = 0; r < nw; r++)
         ww[r] = pk->warps[r].weight;
+    double load_insts = sum_ops(t.op_warps, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD);
+    double lines_per_inst = t.insts > 0 ? load_lines / t.insts : 0;
+    double lsu_rate = sched_n * lines_per_inst; /* line lookups per SM cycle, refined below */
+    if (lsu_rate > LSU_LINES_PER_CYCLE)
+        lsu_rate = LSU_LINES_PER_CYCLE;
+    (void)load_insts;
+    double h1lat = h1;
     for (int it = 0; it < MODEL_FIXPOINT_ITERS; it++) {
         double q = model_md1_wait(rho) * path.burst_core;
+        double miss_lat = h2 * path.l2 + (1 - h2) * (path.dram + q);
+        if (mp->l1_hit >= 0) {
+            h1lat = mp->l1_hit;
+        } else {
+            mm_l1_hit(pk, cfg, c, il, miss_lat * lsu_rate, &recent);
+            h1lat = h1 - recent > 0 ? h1 - recent : 0;
+        }
         if (mp->load_latency >= 0)
             lat = mp->load_latency;
         else
-            lat = mp->latency_scale * (h1 * path.l1 + (1 - h1) * (h2 * path.l2 + (1 - h2) * (path.dram + q)));
+            lat = mp->latency_scale * (h1lat * path.l1 + (1 - h1lat) * miss_lat);
         model_lat ml;
         memset(&ml, 0, sizeof ml);
         for (int i = 0; i < ISA_LAT_COUNT; i++) {
@@ -274,6 +293,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         else
             memset(&gpart, 0, sizeof gpart);
         t_sm = full * gfull.t + gpart.t;
+        if (gfull.t > 0) /* lines the SM looks up per cycle in steady state */
+            lsu_rate = fmin(LSU_LINES_PER_CYCLE, c * pk->warps_per_cta * (t.warps > 0 ? load_lines / t.warps : 0) / gfull.t);
         gens = full + (rem > 0.5 ? rem / c : 0);
         double pw = mp->overlap;
         /* the start-up precedes any memory traffic, so it adds to the overlapped part */
@@ -281,7 +302,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         for (uint32_t r = 0; r < nw; r++)
             model_warp_time_free(&wt[r]);
         double nrho = total > startup ? t_dram * mp->dram_efficiency / (total - startup) : 0;
-        if (mp->load_latency >= 0 || fabs(nrho - rho) < 1e-4)
+        if (it > 1 && fabs(nrho - rho) < 1e-4)
             break;
         rho = 0.5 * (rho + nrho);
     }
@@ -297,7 +318,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     out->cycles = total;
     out->warp_insts = t.insts;
     out->thread_insts = t.lanes;
-    out->l1_hit_rate = h1;
+    out->l1_hit_rate = h1lat;
     out->l2_hit_rate = h2;
     out->avg_mem_latency = lat;
     out->occupancy = occ.warp_occupancy;
@@ -341,8 +362,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     a->c[ACT_SCHED_ISSUES] = t.insts;
     a->c[ACT_RF_READS] = t.reg_reads;
     a->c[ACT_RF_WRITES] = t.reg_writes;
-    a->c[ACT_L1_READ_HITS] = load_sec * h1;
-    a->c[ACT_L1_READ_MISSES] = load_sec * (1 - h1);
+    a->c[ACT_L1_READ_HITS] = load_sec * h1lat; /* in-flight merges count as misses, as in the simulator */
+    a->c[ACT_L1_READ_MISSES] = load_sec * (1 - h1lat);
     a->c[ACT_L1_WRITE_MISSES] = store_sec;
     a->c[ACT_SHARED_READS] = 0;
     a->c[ACT_SHARED_WRITES] = 0;
@@ -381,7 +402,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         memset(d, 0, sizeof *d);
         d->ctas_per_sm = (uint32_t)c;
         d->warps_per_sched = (uint32_t)ceil(c * pk->warps_per_cta / sched);
-        d->l1_hit = h1;
+        d->l1_hit = h1lat;
+        d->l1_filter = h1;
         d->l2_hit = h2;
         d->load_latency = lat;
         d->dram_util = out->dram_bw_util;

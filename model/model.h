@@ -36,7 +36,9 @@ typedef struct model_params {
     double dram_efficiency; /* sustainable fraction of peak DRAM bandwidth */
     double row_hit;         /* DRAM row-buffer hit rate assumed for latency */
     /* Measured values that replace the model's own when >= 0 (from a sample). */
-    double l1_hit, l2_hit;  /* load sector hit rates; l2_hit is among L1 misses */
+    double l1_hit;          /* load sectors served by the L1 without waiting for a fill */
+    double l1_filter;       /* load sectors that do not go below the L1 (hits and in-flight merges) */
+    double l2_hit;          /* among load sectors that reach the L2 */
     double load_latency;    /* average global load latency, core cycles (queueing included) */
 } model_params;
 
@@ -53,7 +55,7 @@ typedef struct model_scenario {
 /* Intermediate quantities, for calibration, reports and tests. */
 typedef struct model_detail {
     uint32_t ctas_per_sm, warps_per_sched;
-    double l1_hit, l2_hit, load_latency, dram_util;
+    double l1_hit, l1_filter, l2_hit, load_latency, dram_util;
     double t_sm, t_dram, t_l2, t_noc;    /* the bounds, core cycles */
     double t_issue, t_interval, t_units, t_lsu, t_mshr;  /* per generation */
     double generations;

@@ -14,7 +14,10 @@ typedef struct mm_path {
     double dram_bw, l2_bw, noc_bw;
 } mm_path;
 
-double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_sm, int il);
+/* L1 sector hit rate of loads (traffic); *recent gets the share of loads
+ * that reuse a sector touched within `window` accesses (in flight). */
+double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_sm, int il, double window,
+                 double *recent);
 double mm_l2_hit_all(const profile *p, uint32_t k, const gpu_config *cfg, double concurrency);
 void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m);
 

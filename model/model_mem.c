@@ -12,6 +12,10 @@
  *   the larger, later-in-time L2 (inclusion of short reuse), so the L2 hit
  *   rate of the loads that miss the L1 is (H2 - h1') / (1 - h1'), where h1'
  *   is the L1 hit share of the L2 stream.
+ * In-flight reuse: a hit whose sector was touched fewer accesses ago than
+ * the SM issues during one miss latency finds the line still being filled
+ * (an MSHR merge): it costs no traffic but waits like a miss.  The share of
+ * such reuses comes from the histogram's time distances (rd_recent).
  * Latencies, in core cycles, are built from the config's own numbers along
  * the path a load takes (L1 lookup, NoC both ways, L2, DRAM timing at the
  * DRAM clock), the same path the detailed simulator times.
@@ -38,9 +42,11 @@ static uint32_t nearest_nsm(const prof_kernel *pk, uint32_t nsm)
     return best;
 }
 
-double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_sm, int il)
+double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_sm, int il, double window,
+                 double *recent)
 {
     const gcfg_cache *c = &cfg->l1d;
+    *recent = 0;
     if (c->size_bytes == 0 || pk->nl1 == 0)
         return 0;
     uint32_t nsm = nearest_nsm(pk, cfg->gpu.sm_count);
@@ -65,10 +71,15 @@ double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_s
     uint64_t lines = (uint64_t)c->size_bytes / 128;
     uint32_t sets = c->sets;
     double h_lo = rd_hit_rate(&lo->load, lines, sets), h_hi = rd_hit_rate(&hi->load, lines, sets);
-    if (lo == hi)
+    double r_lo = rd_recent(&lo->load, window), r_hi = rd_recent(&hi->load, window);
+    if (lo == hi) {
+        *recent = r_lo < h_lo ? r_lo : h_lo;
         return h_lo;
+    }
     double f = (log2d(ctas_per_sm) - log2d(lo->ctas_per_sm)) / (log2d(hi->ctas_per_sm) - log2d(lo->ctas_per_sm));
-    return h_lo + f * (h_hi - h_lo);
+    double h = h_lo + f * (h_hi - h_lo), r = r_lo + f * (r_hi - r_lo);
+    *recent = r < h ? r : h;
+    return h;
 }
 
 double mm_l2_hit_all(const profile *p, uint32_t k, const gpu_config *cfg, double concurrency)

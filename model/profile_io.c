@@ -106,9 +106,12 @@ static void w_str(wstream_x *w, const char *s)
 static void w_hist(wstream_x *w, const rd_hist *h)
 {
     w_u32(w, RD_BINS);
+    w_u32(w, RD_TBINS);
     w_f64(w, h->cold);
     for (int i = 0; i < RD_BINS; i++)
         w_f64(w, h->bin[i]);
+    for (int i = 0; i < RD_TBINS; i++)
+        w_f64(w, h->tbin[i]);
 }
 
 static void w_cta(wstream_x *w, const ws_cta *c)
@@ -401,13 +404,15 @@ static int r_str(rstream_x *r, char *dst, size_t cap, const char *what)
 
 static void r_hist(rstream_x *r, rd_hist *h)
 {
-    if (r_u32(r) != RD_BINS) {
+    if (r_u32(r) != RD_BINS || r_u32(r) != RD_TBINS) {
         fail(r, "histogram bins");
         return;
     }
     h->cold = r_f64(r);
     for (int i = 0; i < RD_BINS; i++)
         h->bin[i] = r_f64(r);
+    for (int i = 0; i < RD_TBINS; i++)
+        h->tbin[i] = r_f64(r);
 }
 
 static int r_cta(rstream_x *r, ws_cta *c, uint32_t nopcodes, ge_err *e)

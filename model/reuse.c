@@ -144,6 +144,9 @@ int rd_measure_multi(const rd_access *acc, const uint32_t *bucket, size_t n, rd_
                 d -= 1; /* the line itself, touched since by another sector */
             double sd = (d < 0 ? 0 : (double)d) * scale;
             h->bin[rd_bin_of((uint64_t)(sd > 9e18 ? 9e18 : sd))] += scale;
+            uint32_t td = t - ps; /* >= 1 */
+            int tb = 31 - __builtin_clz(td);
+            h->tbin[tb < RD_TBINS ? tb : RD_TBINS - 1] += scale;
         }
         for (uint32_t s = smask; s; s &= s - 1)
             ls->sec[__builtin_ctz(s)] = t;
@@ -205,4 +208,21 @@ void rd_add(rd_hist *dst, const rd_hist *src, double w)
     dst->cold += w * src->cold;
     for (int b = 0; b < RD_BINS; b++)
         dst->bin[b] += w * src->bin[b];
+    for (int b = 0; b < RD_TBINS; b++)
+        dst->tbin[b] += w * src->tbin[b];
+}
+
+double rd_recent(const rd_hist *h, double accesses)
+{
+    double tot = rd_total(h), n = 0;
+    if (tot <= 0 || accesses <= 1)
+        return 0;
+    for (int b = 0; b < RD_TBINS; b++) {
+        double lo = ldexp(1.0, b), hi = ldexp(1.0, b + 1);
+        if (accesses >= hi)
+            n += h->tbin[b];
+        else if (accesses > lo)
+            n += h->tbin[b] * (accesses - lo) / (hi - lo);
+    }
+    return n / tot;
 }

@@ -39,9 +39,17 @@
 #define RD_OCTAVES 23 /* 2^4 .. 2^27 */
 #define RD_BINS (RD_EXACT + RD_PER_OCTAVE * RD_OCTAVES)
 
+#define RD_TBINS 32 /* time distances 2^i .. 2^(i+1)-1 accesses */
+
 typedef struct rd_hist {
     double bin[RD_BINS];
     double cold;
+    /* Time distance of the same (non-cold) accesses: how many accesses of
+     * the stream, repeats included, since the sector's last touch.  A reuse
+     * that comes sooner than the data of the first touch can return finds
+     * the line still in flight (an MSHR hit): no new traffic, but the
+     * latency of a miss. */
+    double tbin[RD_TBINS];
 } rd_hist;
 
 /* One line access of a stream (sector mask within a 128 B line). */
@@ -73,6 +81,9 @@ int rd_measure_multi(const rd_access *acc, const uint32_t *bucket, size_t n, rd_
  * (ways = lines / sets) for the accesses in h (cold sectors miss). */
 double rd_hit_rate(const rd_hist *h, uint64_t lines, uint32_t sets);
 double rd_total(const rd_hist *h);
+/* Share of all accesses (cold ones included) that reuse a sector touched
+ * fewer than `accesses` accesses earlier. */
+double rd_recent(const rd_hist *h, double accesses);
 void rd_add(rd_hist *dst, const rd_hist *src, double weight);
 
 #endif

@@ -1,0 +1,224 @@
+/*
+ * test_calib.c - the hybrid estimator's rules: when a calibration may be
+ * reused, sweeps are deterministic whatever the thread count, the Pareto
+ * front is right, small kernels are simulated whole, and full mode refuses
+ * a sampled profile.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config_registry.h"
+#include "estimate.h"
+#include "profiler.h"
+#include "sweep.h"
+#include "synth.h"
+
+/* A kernel whose warps each read 8 lines twice.  With 255 registers per
+ * thread V100 holds 8 warps per SM, so the second pass reuses at a distance of about
+ * 64 lines: it hits in V100's 256-line L1 and misses in a 16-line one. */
+static void build(synth_source *s, uint32_t nctas, uint32_t nregs)
+{
+    synth_init(s, "calib_kernel", nctas, 64, nregs);
+    for (uint32_t c = 0; c < nctas; c++)
+        for (uint32_t w = 0; w < 2; w++) {
+            uint64_t base = 0x1000000 + (uint64_t)c * 0x100000 + w * 0x80000;
+            for (int pass = 0; pass < 2; pass++)
+                for (int i = 0; i < 8; i++) {
+                    ws_inst *ld = synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu, base + (uint64_t)i * 128, 4, 4);
+                    ld->ndst = 1;
+                    ld->dst[0] = 1;
+                    ws_inst *f = synth_add(s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
+                    f->nsrc = 1;
+                    f->src[0] = 1;
+                }
+            synth_add(s, c, w, ISA_OP_EXIT, 0xffffffffu);
+        }
+}
+
+static void profile_of(synth_source *s, size_t keep_all, profile *p)
+{
+    prof_options o;
+    prof_options_default(&o);
+    o.keep_all_bytes = keep_all;
+    o.max_sample = 16;
+    ge_err e;
+    assert_int_equal(prof_build(&s->base, &o, "calib", 0, 1, p, &e), 0);
+}
+
+static void test_reuse_rule(void **st)
+{
+    (void)st;
+    synth_source s;
+    build(&s, 2560, 255);
+    profile p;
+    profile_of(&s, 1, &p); /* keep_all_bytes = 1: only samples */
+    assert_false(p.k[0].sample_is_all);
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    est_options o;
+    est_options_default(&o);
+    est_calibration cal;
+    memset(&cal, 0, sizeof cal);
+    est_kernel *r;
+    assert_int_equal(est_profile(&cfg, &p, &o, &cal, &r, &e), 0);
+    assert_true(cal.valid && !r[0].reused && r[0].r.sampled_ctas > 0);
+    free(r);
+    const char *sched = cfg.sm.scheduler;
+    /* the same design: reusable */
+    assert_true(est_calibration_reusable(&cal, &cfg, sched, &p, 0));
+    /* DRAM and L2 are extrapolated by the model: reusable */
+    gpu_config c2 = cfg;
+    c2.dram.channels = 16;
+    c2.l2.slices = 32;
+    assert_int_equal(gcfg_validate(&c2, &e), 0);
+    assert_true(est_calibration_reusable(&cal, &c2, sched, &p, 0));
+    /* another scheduler: re-sample */
+    assert_false(est_calibration_reusable(&cal, &cfg, strcmp(sched, "lrr") ? "lrr" : "gto", &p, 0));
+    /* another SM core (register file banks): re-sample */
+    c2 = cfg;
+    c2.sm.rf_banks = 16;
+    assert_false(est_calibration_reusable(&cal, &c2, sched, &p, 0));
+    /* another occupancy: re-sample */
+    c2 = cfg;
+    c2.sm.max_ctas = 2;
+    assert_false(est_calibration_reusable(&cal, &c2, sched, &p, 0));
+    /* an L1 small enough to lose the reuse moves the hit rate by more than 5 points: re-sample */
+    c2 = cfg;
+    c2.l1d.ways = 4;
+    c2.l1d.size_bytes = c2.l1d.sets * c2.l1d.ways * c2.l1d.line_bytes;
+    assert_int_equal(gcfg_validate(&c2, &e), 0);
+    assert_false(est_calibration_reusable(&cal, &c2, sched, &p, 0));
+    /* a reused calibration is reported as such and needs no simulation */
+    c2 = cfg;
+    c2.dram.channels = 16;
+    c2.l2.slices = 32;
+    assert_int_equal(est_profile(&c2, &p, &o, &cal, &r, &e), 0);
+    assert_true(r[0].reused);
+    free(r);
+    prof_free(&p);
+    synth_free(&s);
+}
+
+static void test_small_kernel_whole(void **st)
+{
+    (void)st;
+    synth_source s;
+    build(&s, 12, 32);
+    profile p;
+    profile_of(&s, 64u << 20, &p);
+    assert_true(p.k[0].sample_is_all);
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
+    est_options o;
+    est_options_default(&o);
+    est_kernel *h, *f;
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &h, &e), 0);
+    o.mode = EST_FULL;
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &f, &e), 0);
+    assert_true(h[0].simulated_full);
+    assert_true(h[0].r.cycles == f[0].r.cycles); /* the same simulation */
+    free(h);
+    free(f);
+    prof_free(&p);
+    synth_free(&s);
+}
+
+static void test_full_needs_all(void **st)
+{
+    (void)st;
+    synth_source s;
+    build(&s, 200, 32);
+    profile p;
+    profile_of(&s, 1, &p);
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    est_options o;
+    est_options_default(&o);
+    o.mode = EST_FULL;
+    est_kernel *r;
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &r, &e), -1);
+    assert_non_null(strstr(e.msg, "full mode needs the workload or trace"));
+    prof_free(&p);
+    synth_free(&s);
+}
+
+static void test_sweep_threads(void **st)
+{
+    (void)st;
+    synth_source s;
+    build(&s, 320, 32);
+    profile p;
+    profile_of(&s, 1, &p);
+    sweep_spec sp;
+    memset(&sp, 0, sizeof sp);
+    sp.nconfigs = 2;
+    sp.configs[0] = "v100";
+    sp.configs[1] = "gtx480";
+    sp.nschedulers = 2;
+    sp.schedulers[0] = "lrr";
+    sp.schedulers[1] = "gto";
+    sp.nvary = 1;
+    snprintf(sp.vary[0].key, sizeof sp.vary[0].key, "dram.tCL");
+    sp.vary[0].nvalues = 2;
+    strcpy(sp.vary[0].values[0], "12");
+    strcpy(sp.vary[0].values[1], "20");
+    sp.mode = EST_HYBRID;
+    assert_int_equal(sweep_count(&sp), 8);
+    sweep_point *a, *b;
+    ge_err e;
+    sp.threads = 1;
+    assert_int_equal(sweep_run(&sp, &p, &a, &e), 0);
+    sp.threads = 3;
+    assert_int_equal(sweep_run(&sp, &p, &b, &e), 0);
+    int sampled = 0, reused = 0;
+    for (size_t i = 0; i < 8; i++) {
+        assert_string_equal(a[i].error, "");
+        assert_true(a[i].cycles == b[i].cycles && a[i].energy_j == b[i].energy_j);
+        assert_true(a[i].cycles > 0 && a[i].power_w > 0);
+        sampled += (int)a[i].sampled;
+        reused += (int)a[i].reused;
+    }
+    /* one sample per (config, scheduler) group; the tCL change is extrapolated */
+    assert_int_equal(sampled, 4);
+    assert_int_equal(reused, 4);
+    free(a);
+    free(b);
+    prof_free(&p);
+    synth_free(&s);
+}
+
+static void test_pareto(void **st)
+{
+    (void)st;
+    sweep_point pts[5];
+    memset(pts, 0, sizeof pts);
+    double sec[] = {1, 2, 3, 2, 1}, en[] = {5, 3, 1, 4, 6};
+    for (int i = 0; i < 5; i++) {
+        pts[i].seconds = sec[i];
+        pts[i].energy_j = en[i];
+    }
+    sweep_pareto(pts, 5);
+    /* (1,5), (2,3), (3,1) are on the front; (2,4) is beaten by (2,3); (1,6) by (1,5) */
+    int want[] = {1, 1, 1, 0, 0};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(pts[i].pareto, want[i]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reuse_rule),    cmocka_unit_test(test_small_kernel_whole),
+        cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_sweep_threads),
+        cmocka_unit_test(test_pareto),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
