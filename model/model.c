@@ -231,6 +231,16 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double t_dram = dram_bytes / (path.dram_bw * mp->dram_efficiency * share);
     double t_l2 = l2_sec * 32.0 / (path.l2_bw * share);
     double t_noc = noc_flits * cfg->noc.flit_bytes / (path.noc_bw * share);
+    /* Global atomics are performed at the L2 slice that owns their line,
+     * one sector per bank-cycle each: a kernel that hammers few lines is
+     * bound by the few slices that own them. */
+    double atom_slices = pk->atomic_footprint_lines < cfg->l2.slices ? pk->atomic_footprint_lines : cfg->l2.slices;
+    double l2_banks = cfg->l2.cache.banks ? cfg->l2.cache.banks : 1;
+    double t_atom = atom_slices >= 1 ? atom_sec * l2_banks / (atom_slices * share) * cfg->gpu.core_clock_mhz /
+                                           cfg->gpu.l2_clock_mhz
+                                     : 0;
+    if (t_atom > t_l2)
+        t_l2 = t_atom;
 
     /* Start-up: the I-caches are cold at every kernel launch and fetch has
      * no prefetcher, so each executed code line costs a miss on the critical

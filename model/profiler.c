@@ -292,6 +292,8 @@ static int walk_warp(pbuild *b, const ws_cta *c, uint32_t w, double *sig, ge_err
                             return -1;
                         if ((inf->flags & (ISA_F_STORE | ISA_F_ATOMIC)) && u64set_add(&b->store_lines, ls[l].line, e) < 0)
                             return -1;
+                        if ((inf->flags & ISA_F_ATOMIC) && u64set_add(&b->atomic_lines, ls[l].line, e) < 0)
+                            return -1;
                         if (elig && log_l1(b, ls[l].line, ls[l].sectors, cta, i, chunk, (uint16_t)w, e))
                             return -1;
                         if (log_l2(b, ls[l].line, ls[l].sectors, cta, i, (uint16_t)w, e))
@@ -423,6 +425,7 @@ static int begin_kernel(pbuild *b, const ws_kernel *k, ge_err *e)
     b->keeping_all = 1;
     u64set_clear(&b->lines);
     u64set_clear(&b->store_lines);
+    u64set_clear(&b->atomic_lines);
     u64set_clear(&b->code);
     return 0;
 }
@@ -478,6 +481,7 @@ static void pb_free(pbuild *b)
     free(b->l2);
     u64set_free(&b->lines);
     u64set_free(&b->store_lines);
+    u64set_free(&b->atomic_lines);
     u64set_free(&b->code);
     free(b->writer);
     free(b->wgen);
@@ -499,6 +503,7 @@ int prof_build(ws_source *src, const prof_options *o, const char *source, uint32
     b.rng = o->seed;
     u64set_init(&b.lines);
     u64set_init(&b.store_lines);
+    u64set_init(&b.atomic_lines);
     u64set_init(&b.code);
     b.writer = calloc(PB_REGS, sizeof *b.writer);
     b.wgen = calloc(PB_REGS, sizeof *b.wgen);
