@@ -79,7 +79,11 @@ typedef struct ws_kernel {
     uint32_t tracer_version;
     const char *nvbit_version;
     uint32_t lineinfo;
-    /* Mnemonics indexed by ws_inst.opcode. */
+    /* Mnemonics indexed by ws_inst.opcode.  A trace source discovers
+     * mnemonics while its CTAs are read, so nopcodes may be short of the
+     * indices handed out later; the table stays valid (and grows) until the
+     * next event, and every ws_inst.opcode a source hands out indexes a
+     * valid entry. */
     const char *const *opcodes;
     uint32_t nopcodes;
 } ws_kernel;

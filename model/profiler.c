@@ -436,9 +436,17 @@ static int merge_opcodes(pbuild *b, const ws_kernel *k, ge_err *e)
 {
     profile *p = b->p;
     uint16_t map[65536];
-    if (k->nopcodes > 65536)
-        return ge_errf(e, "kernel %s: too many mnemonics", k->name);
-    for (uint32_t i = 0; i < k->nopcodes; i++) {
+    /* A trace source discovers mnemonics while its CTAs are read, so the
+     * event's count may be short of the indices handed out since; the table
+     * itself stays valid (wstream.h). */
+    uint32_t nop = k->nopcodes;
+    for (uint32_t c = 0; c < b->ncand; c++)
+        for (size_t i = 0; i < b->cand[c].ninst; i++)
+            if (b->cand[c].inst[i].opcode >= nop)
+                nop = b->cand[c].inst[i].opcode + 1u;
+    if (!k->opcodes)
+        nop = 0;
+    for (uint32_t i = 0; i < nop; i++) {
         const char *s = k->opcodes[i] ? k->opcodes[i] : "?";
         uint32_t j = 0;
         while (j < p->nopcodes && strcmp(p->opcodes[j], s) != 0)
@@ -460,7 +468,7 @@ static int merge_opcodes(pbuild *b, const ws_kernel *k, ge_err *e)
     for (uint32_t c = 0; c < b->ncand; c++)
         for (size_t i = 0; i < b->cand[c].ninst; i++) {
             ws_inst *in = &b->cand[c].inst[i];
-            in->opcode = in->opcode < k->nopcodes ? map[in->opcode] : 0;
+            in->opcode = in->opcode < nop ? map[in->opcode] : 0;
         }
     return 0;
 }
