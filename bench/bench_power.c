@@ -155,12 +155,13 @@ static int bench_suite(const char *config, int full)
     double share[PWR_COMPONENT_COUNT] = {0}, tdp_pct_sum = 0;
     int nw = 0;
     printf("\nsuite on %s (%s sizes): per-workload power, full simulation\n", config, full ? "default" : "tiny");
-    printf("%-22s %8s %10s %8s %8s %8s %8s\n", "workload", "kernels", "cycles", "W", "%TDP", "RF %",
-           "DRAM %");
+    printf("%-22s %8s %10s %8s %8s %8s %8s %8s\n", "workload", "kernels", "cycles", "W", "%TDP", "RF %",
+           "DRAM %", "wall s");
     double t0 = now_s();
     for (const wl_desc *const *w = suite_all(); *w; w++) {
         psr_result r;
         uint32_t size = full ? (*w)->default_size : (*w)->tiny_size;
+        double tw = now_s();
         if (psr_run(&cfg, m, (*w)->name, size, 0, &r, &e)) {
             printf("%-22s failed: %s\n", (*w)->name, e.msg);
             fflush(stdout);
@@ -171,9 +172,9 @@ static int bench_suite(const char *config, int full)
             share[c] += p->comp_w[c] / p->total_w;
         tdp_pct_sum += p->total_w / cfg.power.tdp_w;
         nw++;
-        printf("%-22s %8zu %10.0f %8.1f %8.1f %8.1f %8.1f\n", (*w)->name, r.kernels, r.cycles, p->total_w,
-               100 * p->total_w / cfg.power.tdp_w, 100 * p->comp_w[PWR_REGFILE] / p->total_w,
-               100 * p->comp_w[PWR_DRAM] / p->total_w);
+        printf("%-22s %8zu %10.0f %8.1f %8.1f %8.1f %8.1f %8.1f\n", (*w)->name, r.kernels, r.cycles,
+               p->total_w, 100 * p->total_w / cfg.power.tdp_w, 100 * p->comp_w[PWR_REGFILE] / p->total_w,
+               100 * p->comp_w[PWR_DRAM] / p->total_w, now_s() - tw);
         fflush(stdout);
     }
     printf("(%d workloads in %.1f s)\n", nw, now_s() - t0);
