@@ -337,6 +337,14 @@ static void test_cvt_half(void **state)
     cvt_case(" cvt.rn.bf16.f32 %h0, %fa;" TOH16, F(1.01171875f), 0x3f82); /* tie to even, up */
     cvt_case(" cvt.rz.bf16.f32 %h0, %fa;" TOH16, F(-1.0078125f), 0xbf81);
     cvt_case(" cvt.f32.bf16 %f0, %ha;" O32, 0xc2f7, F(-123.5f));
+    /* two floats into a packed pair (sm_80 PTX): a high, b low */
+    {
+        uint64_t in[1][3] = {{F(1.0f), F(-2.0f), 0}}, out[1];
+        tu_op(" cvt.rn.f16x2.f32 %w0, %fa, %fb;" TOI32, (const uint64_t(*)[3])in, 1, out);
+        assert_int_equal(out[0], 0x3c00c000u);
+        tu_op(" cvt.rn.bf16x2.f32 %w0, %fa, %fb;" TOI32, (const uint64_t(*)[3])in, 1, out);
+        assert_int_equal(out[0], 0x3f80c000u);
+    }
     /* half arithmetic */
     cvt_case(" mov.b16 %h1, 0x3c00; add.f16 %h0, %ha, %h1;" TOH16, 0x4000, 0x4200); /* 2 + 1 = 3 */
     cvt_case(" mul.rn.f16 %h0, %ha, %ha;" TOH16, 0x3e00, 0x4080);                   /* 1.5^2 = 2.25 */

@@ -617,9 +617,24 @@ static int dec_selp(dec *D)
 static int dec_cvt(dec *D)
 {
     mods *M = &D->M;
-    if (dec_nargs(D, 2, 2) || dec_need_type(D, 2))
+    if (dec_need_type(D, 2))
         return -1;
     int dt = M->types[0], at = M->types[1];
+    if ((dt == PTX_T_F16X2 || dt == PTX_T_BF16X2) && at == PTX_T_F32) {
+        /* cvt.rn.f16x2.f32 d, a, b: d.hi = a, d.lo = b (sm_80 PTX) */
+        if (dec_nargs(D, 3, 3))
+            return -1;
+        if (M->rnd != PTX_RND_RN && M->rnd != PTX_RND_RZ && M->rnd)
+            return dec_bad(D);
+        D->in.type = (uint8_t)dt;
+        D->in.type2 = (uint8_t)at;
+        if (dec_dst(D, 0, PTX_T_B32, 0) || dec_val(D, 1, at) || dec_val(D, 2, at))
+            return -1;
+        D->in.isa = ISA_OP_CONV;
+        return 0;
+    }
+    if (dec_nargs(D, 2, 2))
+        return -1;
     if (dt == PTX_T_PRED || at == PTX_T_PRED || tkind(dt) == 'h' || tkind(at) == 'h' || dt == PTX_T_TF32 ||
         at == PTX_T_TF32 || tsize(dt) > 8 || tsize(at) > 8)
         return dec_bad(D);

@@ -258,6 +258,17 @@ int ptx_exec_cvt(ptx_ex *x)
 {
     const ptx_inst *in = x->in;
     int dt = in->type, at = in->type2;
+    if (dt == PTX_T_F16X2 || dt == PTX_T_BF16X2) { /* two f32 into a packed pair: a high, b low */
+        int bf = dt == PTX_T_BF16X2, rnd = in->rnd ? in->rnd : PTX_RND_RN;
+        uint64_t *d = ex_reg(x, x->o[0].reg);
+        const uint64_t *a = ex_src(x, 1), *b = ex_src(x, 2);
+        LANES(x->mask, {
+            uint32_t hi = to_half(ex_f32(a[l]), rnd, bf ? 7 : 10, bf ? 8 : 5);
+            uint32_t lo = to_half(ex_f32(b[l]), rnd, bf ? 7 : 10, bf ? 8 : 5);
+            d[l] = hi << 16 | lo;
+        });
+        return 0;
+    }
     int ds = ptx_types[dt].size, as = ptx_types[at].size;
     int fd = ptx_types[dt].kind == 'f', fa = ptx_types[at].kind == 'f';
     int ftz = (in->flags & PTX_F_FTZ) != 0, sat = (in->flags & PTX_F_SAT) != 0;
