@@ -325,7 +325,8 @@ static void out_begin(const ptx_cta *c, ws_cta *out)
 
 /* ------------------------------------------------------------- barriers */
 
-static int bar_id(ptx_cta *c, uint32_t w, const ptx_inst *in, uint32_t mask, uint32_t *count, ge_err *e)
+/* The barrier number of a bar instruction (and its thread count, 0 if none). */
+static int bar_id(ptx_cta *c, uint32_t w, const ptx_inst *in, uint32_t mask, uint32_t *count)
 {
     ptx_ex x;
     ex_setup(&x, c, w, in, mask, mask);
@@ -336,7 +337,6 @@ static int bar_id(ptx_cta *c, uint32_t w, const ptx_inst *in, uint32_t mask, uin
     const ptx_opnd *cnt = &x.o[ired ? 2 : 1];
     if (cnt->kind != PTX_O_NONE)
         *count = (uint32_t)ex_src(&x, ired ? 2 : 1)[__builtin_ctz(mask)];
-    (void)e;
     if (id >= PTX_MAX_BARRIERS)
         return ex_fail(&x, __builtin_ctz(mask), "barrier %u out of range (0..15)", id);
     return (int)id;
@@ -346,7 +346,7 @@ static int bar_id(ptx_cta *c, uint32_t w, const ptx_inst *in, uint32_t mask, uin
 static int bar_arrive(ptx_cta *c, uint32_t w, const ptx_inst *in, uint32_t mask)
 {
     uint32_t count;
-    int b = bar_id(c, w, in, mask, &count, c->e);
+    int b = bar_id(c, w, in, mask, &count);
     if (b < 0)
         return -1;
     c->bar_arrived[b] += (uint32_t)ex_popc(mask);

@@ -2,9 +2,11 @@
  * ptx_int.h - internals shared by the PTX parser files (not a public API).
  *
  * The parser is split by concern: ptx_lex.c (tokens and literals),
- * ptx_parse.c (directives, declarations, scopes and symbols), ptx_decode.c
- * (one instruction: mnemonic modifiers and operands to a ptx_inst),
- * ptx_cfg.c (basic blocks, post-dominators, per-kernel layouts).
+ * ptx_parse.c (directives, functions, scopes), ptx_symbols.c (names),
+ * ptx_vars.c (variables and initialisers), ptx_decode.c and
+ * ptx_decode_ctl.c (one instruction: mnemonic modifiers to a ptx_inst),
+ * ptx_operand.c (operands, immediates, stream register lists), ptx_cfg.c
+ * (basic blocks, post-dominators, exit-free analysis, per-kernel layouts).
  */
 #ifndef GE_PTX_INT_H
 #define GE_PTX_INT_H
