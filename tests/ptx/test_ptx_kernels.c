@@ -8,6 +8,7 @@
  * PTX nvcc emits without optimisation); 64-bit integer and double
  * arithmetic with 64-bit atomics; warp shuffles, votes and match; barriers
  * with early-exited threads and the __syncthreads_count/and/or reductions.
+ * Every kernel runs from both its optimised PTX and its -G (debug) PTX.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -51,10 +52,9 @@ typedef struct hparams {
 } hparams;
 _Static_assert(sizeof(hparams) == 40, "layout of struct Params in structs.cu");
 
-static void test_structs(void **state)
+static void run_structs(const char *file)
 {
-    (void)state;
-    gpurt *d = tu_device_file(DIR "structs.ptx");
+    gpurt *d = tu_device_file(file);
     enum { N = 200, BLOCK = 64 };
     int32_t in[N + 16];
     for (int i = 0; i < N + 16; i++)
@@ -85,6 +85,13 @@ static void test_structs(void **state)
         assert_true(scaled[t] == (double)in[t] * p.offset);
     }
     gpurt_destroy(d);
+}
+
+static void test_structs(void **state)
+{
+    (void)state;
+    run_structs(DIR "structs.ptx");
+    run_structs(DIR "structs_G.ptx");
 }
 
 /* --------------------------------------------------------------- calls */
@@ -168,10 +175,9 @@ static uint64_t brev64(uint64_t v)
     return r;
 }
 
-static void test_math64(void **state)
+static void run_math64(const char *file)
 {
-    (void)state;
-    gpurt *d = tu_device_file(DIR "math64.ptx");
+    gpurt *d = tu_device_file(file);
     enum { N = 256, BLOCK = 64 };
     int64_t a[N], b[N];
     for (int i = 0; i < N; i++) {
@@ -234,12 +240,18 @@ static void test_math64(void **state)
     gpurt_destroy(d);
 }
 
-/* ------------------------------------------------------------- shuffle */
-
-static void test_shuffle(void **state)
+static void test_math64(void **state)
 {
     (void)state;
-    gpurt *d = tu_device_file(DIR "shuffle.ptx");
+    run_math64(DIR "math64.ptx");
+    run_math64(DIR "math64_G.ptx");
+}
+
+/* ------------------------------------------------------------- shuffle */
+
+static void run_shuffle(const char *file)
+{
+    gpurt *d = tu_device_file(file);
     enum { N = 128 };
     int32_t in[N], out[N * 8];
     for (int i = 0; i < N; i++)
@@ -295,12 +307,18 @@ static void test_shuffle(void **state)
     gpurt_destroy(d);
 }
 
-/* ------------------------------------------------------------- barrier */
-
-static void test_barrier(void **state)
+static void test_shuffle(void **state)
 {
     (void)state;
-    gpurt *d = tu_device_file(DIR "barrier.ptx");
+    run_shuffle(DIR "shuffle.ptx");
+    run_shuffle(DIR "shuffle_G.ptx");
+}
+
+/* ------------------------------------------------------------- barrier */
+
+static void run_barrier(const char *file)
+{
+    gpurt *d = tu_device_file(file);
     enum { B = 3, T = 256 };
     int32_t in[B * T], out[B * 4];
     for (int i = 0; i < B * T; i++)
@@ -327,6 +345,13 @@ static void test_barrier(void **state)
         }
     }
     gpurt_destroy(d);
+}
+
+static void test_barrier(void **state)
+{
+    (void)state;
+    run_barrier(DIR "barrier.ptx");
+    run_barrier(DIR "barrier_G.ptx");
 }
 
 int main(void)
