@@ -45,7 +45,7 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
     errno = 0;
     if (!*s || *s == '-')
         return -1;
-    unsigned long long v = strtoull(s, &end, 0);
+    unsigned long long v = strtoull(s, &end, 10);
     if (errno || *end || v > max)
         return -1;
     *out = v;
