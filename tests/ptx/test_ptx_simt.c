@@ -187,12 +187,44 @@ static void test_stream_fields(void **state)
     gpurt_destroy(d);
 }
 
+/* Shared and local addresses in the stream: shared as the window plus the
+ * offset, local in the interleaved per-thread layout. */
+static void test_stream_spaces(void **state)
+{
+    (void)state;
+    static const char ptx[] = HDR ".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
+                                  " .local .align 4 .b8 dep[16];\n .shared .align 4 .b8 sm[256];\n"
+                                  " mov.u32 %r1, %tid.x;\n st.local.u32 [dep+8], %r1;\n shl.b32 %r2, %r1, 2;\n"
+                                  " st.shared.u32 [%r2], %r1;\n ret;\n}\n";
+    gpurt *d = tu_device(ptx, "s.ptx");
+    tu_capture cap;
+    tu_capture_attach(d, &cap);
+    gpurt_ptr buf = gpurt_malloc(d, 8);
+    void *args[] = {&buf};
+    gpurt_launch(d, "k", gpurt_dim(3, 1, 1), gpurt_dim(64, 1, 1), 0, args);
+    assert_null(gpurt_error(d));
+    const ws_kernel *k = &cap.ev[0].kernel;
+    assert_int_equal(cap.ncta, 3);
+    const ws_cta *c = &cap.cta[2]; /* CTA 2, warp 1 */
+    const ws_inst *in = ws_warp_inst(c, 1);
+    assert_int_equal(in[1].op, ISA_OP_ST_LOCAL);
+    assert_int_equal(in[3].op, ISA_OP_ST_SHARED);
+    const uint64_t *la = ws_inst_addr(c, &in[1]), *sa = ws_inst_addr(c, &in[3]);
+    uint64_t words = 16 / 4, warp_global = 2 * 2 + 1;
+    for (uint64_t l = 0; l < 32; l++) {
+        assert_int_equal(la[l], k->local_base + (warp_global * words + 2) * 128 + l * 4);
+        assert_int_equal(sa[l], k->shmem_base + (32 + l) * 4);
+    }
+    tu_capture_free(&cap);
+    gpurt_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nested_ifelse),   cmocka_unit_test(test_loop_trip_counts),
         cmocka_unit_test(test_early_exit),      cmocka_unit_test(test_call_divergence),
-        cmocka_unit_test(test_stream_fields),
+        cmocka_unit_test(test_stream_fields),   cmocka_unit_test(test_stream_spaces),
     };
     return cmocka_run_group_tests_name("ptx_simt", tests, NULL, NULL);
 }
