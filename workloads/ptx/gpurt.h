@@ -40,8 +40,9 @@ static inline gpurt_dim3 gpurt_dim(uint32_t x, uint32_t y, uint32_t z)
     return d;
 }
 
-/* Create a device with a PTX module (the text of a .ptx file; name is used
- * in error messages).  Returns NULL with e filled on a PTX error. */
+/* Create a device with a PTX module (the NUL-terminated text of a .ptx file;
+ * name is used in error messages).  Returns NULL with e filled on a PTX
+ * error ("name:LINE: ..."). */
 gpurt *gpurt_create(const char *ptx_text, const char *ptx_name, ge_err *e);
 void gpurt_destroy(gpurt *d);
 
@@ -111,6 +112,5 @@ void gpurt_set_sink(gpurt *d, const gpurt_sink *s); /* NULL detaches */
 /* Called after every CTA with the running counters (for progress reports;
  * must not call back into the device).  NULL detaches. */
 void gpurt_set_progress(gpurt *d, void (*fn)(void *ctx, const gpurt_stats *st), void *ctx);
-
 
 #endif
