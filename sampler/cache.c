@@ -46,7 +46,7 @@ int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e)
 {
     memset(c, 0, sizeof *c);
     if (!cfg->sets || !cfg->ways || !cfg->line_bytes || !cfg->sector_bytes || cfg->sector_bytes > cfg->line_bytes ||
-        cfg->line_bytes / cfg->sector_bytes > 32 || !set_div)
+        cfg->line_bytes / cfg->sector_bytes > 32 || cfg->ways > UINT16_MAX || !set_div)
         return ge_errf(e, "cache: bad geometry (sets %u, ways %u, line %u, sector %u)", cfg->sets, cfg->ways,
                        cfg->line_bytes, cfg->sector_bytes);
     c->repl = cache_repl_find(cfg->replacement[0] ? cfg->replacement : "lru");
@@ -66,15 +66,27 @@ int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e)
     c->valid = ge_calloc(n, sizeof *c->valid, e);
     c->dirty = ge_calloc(n, sizeof *c->dirty, e);
     c->pending = ge_calloc(n, sizeof *c->pending, e);
-    c->stamp = ge_calloc(n, sizeof *c->stamp, e);
+    c->prev = ge_malloc(n * sizeof *c->prev, e);
+    c->next = ge_malloc(n * sizeof *c->next, e);
+    c->front = ge_malloc(c->sets * sizeof *c->front, e);
+    c->back = ge_malloc(c->sets * sizeof *c->back, e);
     c->used = ge_calloc(c->sets, sizeof *c->used, e);
-    if (!c->tag || !c->valid || !c->dirty || !c->pending || !c->stamp || !c->used ||
-        lineidx_init(&c->idx, (uint32_t)n, e)) {
+    if (!c->tag || !c->valid || !c->dirty || !c->pending || !c->prev || !c->next || !c->front || !c->back ||
+        !c->used || lineidx_init(&c->idx, (uint32_t)n, e)) {
         cache_free(c);
         return -1;
     }
     for (size_t i = 0; i < n; i++)
         c->tag[i] = CACHE_NO_TAG;
+    for (uint32_t st = 0; st < c->sets; st++) { /* order: way 0 first */
+        size_t b = (size_t)st * c->ways;
+        for (uint32_t w = 0; w < c->ways; w++) {
+            c->prev[b + w] = (uint16_t)(w ? w - 1 : 0);
+            c->next[b + w] = (uint16_t)(w + 1 < c->ways ? w + 1 : w);
+        }
+        c->front[st] = 0;
+        c->back[st] = (uint16_t)(c->ways - 1);
+    }
     return 0;
 }
 
@@ -84,13 +96,51 @@ void cache_free(cache *c)
     free(c->valid);
     free(c->dirty);
     free(c->pending);
-    free(c->stamp);
+    free(c->prev);
+    free(c->next);
+    free(c->front);
+    free(c->back);
     free(c->used);
     lineidx_free(&c->idx);
+    c->prev = c->next = c->front = c->back = NULL;
     c->used = NULL;
     c->tag = NULL;
     c->valid = c->dirty = c->pending = NULL;
-    c->stamp = NULL;
+}
+
+/* The order is a doubly linked list of way numbers per set; an end points
+ * at itself. */
+void cache_order_front(cache *c, uint32_t slot)
+{
+    uint32_t set = slot / c->ways, base = set * c->ways, w = slot - base;
+    if (c->front[set] == w)
+        return;
+    uint16_t p = c->prev[slot], n = c->next[slot];
+    if (c->back[set] == w) { /* unlink the back */
+        c->back[set] = p;
+        c->next[base + p] = p;
+    } else {
+        c->next[base + p] = n;
+        c->prev[base + n] = p;
+    }
+    uint16_t f = c->front[set];
+    c->prev[base + f] = (uint16_t)w;
+    c->next[slot] = f;
+    c->prev[slot] = (uint16_t)w;
+    c->front[set] = (uint16_t)w;
+}
+
+int cache_order_victim(const cache *c, uint32_t set)
+{
+    uint32_t base = set * c->ways;
+    for (uint32_t w = c->back[set], k = 0; k < c->ways; k++) {
+        if (!c->pending[base + w])
+            return (int)(base + w);
+        if (w == c->front[set])
+            break;
+        w = c->prev[base + w];
+    }
+    return -1;
 }
 
 int cache_victim(cache *c, uint64_t line)

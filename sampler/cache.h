@@ -24,7 +24,11 @@
  * Replacement: a cache_repl (name + three hooks), found by name in one table
  * (cache.c).  Victim choice always prefers an empty slot (lowest way), then
  * asks the policy among slots without pending sectors.  Policies: cache_lru.c,
- * cache_fifo.c.  Adding one is a new file plus one line in that table.
+ * cache_fifo.c.  Adding one is a new file plus one line in that table.  The
+ * cache keeps, per set, an ordered list of its ways that policies may use
+ * (cache_order_front / cache_order_victim): LRU moves a way to the front on
+ * every use, FIFO only on allocation, and both take the victim from the back,
+ * so neither scans the ways.
  */
 #ifndef SIM_CACHE_H
 #define SIM_CACHE_H
@@ -57,10 +61,10 @@ struct cache {
     const cache_repl *repl;
     uint64_t *tag;              /* [sets*ways] */
     uint32_t *valid, *dirty, *pending;
-    uint64_t *stamp;            /* replacement state (policy-defined) */
+    uint16_t *prev, *next;      /* [sets*ways] per-set way order (way numbers), see above */
+    uint16_t *front, *back;     /* [sets] first and last way of the order */
     uint32_t *used;             /* [sets] non-empty ways (skip the empty-way search when full) */
     lineidx idx;                /* line -> slot of every non-empty slot */
-    uint64_t clock;             /* replacement clock (policy-defined) */
 };
 
 /* What an allocation pushed out. */
@@ -68,6 +72,11 @@ typedef struct cache_evict {
     uint64_t line;
     uint32_t valid, dirty; /* masks of the evicted line (0, 0 if the slot was empty) */
 } cache_evict;
+
+/* Move slot to the front of its set's order. */
+void cache_order_front(cache *c, uint32_t slot);
+/* The slot nearest the back of set's order without pending sectors, or -1. */
+int cache_order_victim(const cache *c, uint32_t set);
 
 /* Look up the policy by name; NULL if unknown. */
 const cache_repl *cache_repl_find(const char *name);

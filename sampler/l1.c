@@ -238,6 +238,8 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
         if (mshr_full(&lc->m))
             return SIM_MEM_RETRY;
         fetch = mem_mask_expand(mem_mask_contract(miss, lc->gran), lc->gran) & ~valid;
+        if (fetch && (room_pkts < 1 || room_flits < mem_flits(MEM_PKT_HEADER_BYTES, u->flit_bytes)))
+            return SIM_MEM_RETRY; /* cheap answer before the victim search (queue full is common) */
         if (slot < 0 && !lc->alloc_on_fill) {
             victim = cache_victim(c, a->line);
             if (victim < 0)

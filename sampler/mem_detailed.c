@@ -108,6 +108,9 @@ typedef struct md {
     uint64_t next[DOM_N];     /* earliest tick with work (lower bound) */
     uint64_t floor[DOM_N];    /* first tick not yet processed */
     uint64_t deliver_next;    /* earliest reply arrival at an SM port */
+    uint64_t done_min;        /* lower bound of the SMs' earliest completion (exact after a scan) */
+    uint64_t *rep_busy;       /* bitmap: SM ports with replies in flight or arrived */
+    uint64_t *l2_busy;        /* bitmap: slices with a finite wake */
     uint64_t last_now;
     uint64_t dram_tick0;      /* DRAM tick at the last statistics reset */
     l1_unit *l1;              /* [nsm] */
@@ -132,19 +135,24 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 
 /* ---- callbacks from the components ---- */
 
+static inline void wake_slice(md *m, uint32_t i, uint64_t t)
+{
+    l2_wake(&m->l2[i], t);
+    m->l2_busy[i >> 6] |= 1ull << (i & 63);
+    if (t < m->next[DOM_L2])
+        m->next[DOM_L2] = t;
+}
+
 static void req_arrive(void *ctx, uint32_t slice, uint64_t tick)
 {
     md *m = ctx;
-    uint64_t t = clk_convert(tick, m->f[DOM_ICNT], m->f[DOM_L2]) + m->env.latency;
-    l2_wake(&m->l2[slice], t);
-    if (t < m->next[DOM_L2])
-        m->next[DOM_L2] = t;
+    wake_slice(m, slice, clk_convert(tick, m->f[DOM_ICNT], m->f[DOM_L2]) + m->env.latency);
 }
 
 static void rep_arrive(void *ctx, uint32_t sm, uint64_t tick)
 {
     md *m = ctx;
-    (void)sm;
+    m->rep_busy[sm >> 6] |= 1ull << (sm & 63);
     if (tick < m->deliver_next)
         m->deliver_next = tick;
 }
@@ -154,8 +162,7 @@ static void dram_done(void *ctx, const dram_req *r, uint64_t ready)
     md *m = ctx;
     uint64_t t = clk_convert(ready, m->f[DOM_DRAM], m->f[DOM_L2]);
     l2_dram_done(&m->l2[r->src], r->tag, r->sectors, t);
-    if (t < m->next[DOM_L2])
-        m->next[DOM_L2] = t;
+    wake_slice(m, r->src, t);
 }
 
 /* A channel's queue has room again: wake its slices that wait for it. */
@@ -165,11 +172,8 @@ static void dram_room(void *ctx, uint32_t chan, uint64_t tick)
     uint64_t t = clk_convert(tick, m->f[DOM_DRAM], m->f[DOM_L2]);
     uint32_t spc = m->am.slices_per_chan;
     for (uint32_t i = chan * spc; i < (chan + 1) * spc; i++)
-        if (m->l2[i].blocked & L2_BLK_DRAM) {
-            l2_wake(&m->l2[i], t);
-            if (t < m->next[DOM_L2])
-                m->next[DOM_L2] = t;
-        }
+        if (m->l2[i].blocked & L2_BLK_DRAM)
+            wake_slice(m, i, t);
 }
 
 /* A packet left SM port s's queue: move shadow copies waiting in its
@@ -190,12 +194,8 @@ static void req_depart(void *ctx, uint32_t s, uint64_t tick)
 static void rep_depart(void *ctx, uint32_t slice, uint64_t tick)
 {
     md *m = ctx;
-    if (m->l2[slice].blocked & L2_BLK_REPLY) {
-        uint64_t t = clk_convert(tick, m->f[DOM_ICNT], m->f[DOM_L2]);
-        l2_wake(&m->l2[slice], t);
-        if (t < m->next[DOM_L2])
-            m->next[DOM_L2] = t;
-    }
+    if (m->l2[slice].blocked & L2_BLK_REPLY)
+        wake_slice(m, slice, clk_convert(tick, m->f[DOM_ICNT], m->f[DOM_L2]));
 }
 
 /* ---- domain ticks ---- */
@@ -206,17 +206,24 @@ static void icnt_tick(md *m, uint64_t t)
     if (m->deliver_next <= t) {
         uint64_t next = UINT64_MAX;
         uint64_t core = clk_to_core(t, m->f[DOM_ICNT], m->f_core);
-        for (uint32_t s = 0; s < m->nsm; s++) {
-            const mem_pkt *p;
-            while ((p = noc_peek(&m->rep, s, t))) {
-                if (!(p->flags & PKT_F_SHADOW))
-                    l1_fill(&m->l1[s], p, core);
-                noc_pop(&m->rep, s);
+        for (uint32_t w = 0; w < (m->nsm + 63) / 64; w++)
+            for (uint64_t bits = m->rep_busy[w]; bits; bits &= bits - 1) {
+                uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
+                const mem_pkt *p;
+                int filled = 0;
+                while ((p = noc_peek(&m->rep, s, t))) {
+                    if (!(p->flags & PKT_F_SHADOW))
+                        l1_fill(&m->l1[s], p, core), filled = 1;
+                    noc_pop(&m->rep, s);
+                }
+                if (filled && core < m->done_min)
+                    m->done_min = core;
+                p = noc_front(&m->rep, s);
+                if (!p)
+                    m->rep_busy[w] &= ~(1ull << (s & 63));
+                else if (p->ready < next)
+                    next = p->ready;
             }
-            p = noc_front(&m->rep, s);
-            if (p && p->ready < next)
-                next = p->ready;
-        }
         m->deliver_next = next;
     }
     noc_tick(&m->req, t);
@@ -228,13 +235,17 @@ static void icnt_tick(md *m, uint64_t t)
 static void l2_domain_tick(md *m, uint64_t t)
 {
     uint64_t n = UINT64_MAX;
-    for (uint32_t i = 0; i < m->nslices; i++) {
-        l2_slice *s = &m->l2[i];
-        if (s->wake <= t)
-            l2_tick(s, &m->env, t);
-        if (s->wake < n)
-            n = s->wake;
-    }
+    for (uint32_t w = 0; w < (m->nslices + 63) / 64; w++)
+        for (uint64_t bits = m->l2_busy[w]; bits; bits &= bits - 1) {
+            uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            l2_slice *s = &m->l2[i];
+            if (s->wake <= t)
+                l2_tick(s, &m->env, t);
+            if (s->wake == UINT64_MAX)
+                m->l2_busy[w] &= ~(1ull << (i & 63));
+            else if (s->wake < n)
+                n = s->wake;
+        }
     m->next[DOM_L2] = n;
 }
 
@@ -303,7 +314,12 @@ static sim_mem_status md_access(sim_mem *sm, int smi, const sim_mem_access *a, u
     sim_mem_access in = *a;
     in.sectors = mem_mask_expand(a->sectors, m->in_ratio);
     sim_mem_status st = l1_access(&m->l1[s], &in, now, rp, rf, out, &nout, &send_at);
-    if (st != SIM_MEM_ACCEPTED || !nout)
+    if (st != SIM_MEM_ACCEPTED)
+        return st;
+    uint64_t r0 = l1_next_ready(&m->l1[s]);
+    if (r0 < m->done_min)
+        m->done_min = r0;
+    if (!nout)
         return st;
     uint64_t ready = clk_convert(send_at, m->f_core, m->f[DOM_ICNT]);
     for (int i = 0; i < nout; i++) {
@@ -347,13 +363,17 @@ static void md_cycle(sim_mem *sm, uint64_t now)
 
 static uint64_t md_next_event(const sim_mem *sm, uint64_t now)
 {
-    const md *m = (const md *)sm;
-    uint64_t best = UINT64_MAX;
-    for (uint32_t s = 0; s < m->nsm; s++) {
-        uint64_t r = l1_next_ready(&m->l1[s]);
-        if (r < best)
-            best = r;
+    md *m = (md *)sm; /* done_min is a cache */
+    if (m->done_min <= now) { /* stale after pops: rescan */
+        uint64_t d = UINT64_MAX;
+        for (uint32_t s = 0; s < m->nsm; s++) {
+            uint64_t r = l1_next_ready(&m->l1[s]);
+            if (r < d)
+                d = r;
+        }
+        m->done_min = d;
     }
+    uint64_t best = m->done_min;
     for (int d = 0; d < DOM_N; d++) {
         if (m->next[d] == UINT64_MAX)
             continue;
@@ -489,6 +509,8 @@ static void md_destroy(sim_mem *sm)
         for (uint32_t i = 0; i < m->nsm; i++)
             pktq_free(&m->backlog[i]);
     free(m->backlog);
+    free(m->rep_busy);
+    free(m->l2_busy);
     free(m->mirror);
     free(m->mfirst);
     free(m->nmirror);
@@ -573,6 +595,7 @@ sim_mem *sim_mem_detailed_create(const gpu_config *cfg, const sim_mem_options *o
     for (int d = 0; d < DOM_N; d++)
         m->next[d] = UINT64_MAX;
     m->deliver_next = UINT64_MAX;
+    m->done_min = UINT64_MAX;
     addrmap_init(&m->am, cfg);
     if (dram_timing_build(&m->timing, cfg, e))
         goto fail;
@@ -584,7 +607,10 @@ sim_mem *sim_mem_detailed_create(const gpu_config *cfg, const sim_mem_options *o
     m->l2 = ge_calloc(m->nslices, sizeof *m->l2, e);
     m->chan = ge_calloc(m->nchan, sizeof *m->chan, e);
     m->backlog = ge_calloc(nsm, sizeof *m->backlog, e);
-    if (!m->mirror || !m->mfirst || !m->nmirror || !m->mweight || !m->l1 || !m->l2 || !m->chan || !m->backlog)
+    m->rep_busy = ge_calloc((nsm + 63) / 64, sizeof *m->rep_busy, e);
+    m->l2_busy = ge_calloc((cfg->l2.slices + 63) / 64, sizeof *m->l2_busy, e);
+    if (!m->mirror || !m->mfirst || !m->nmirror || !m->mweight || !m->l1 || !m->l2 || !m->chan || !m->backlog ||
+        !m->rep_busy || !m->l2_busy)
         goto fail;
     m->in_ratio = cfg->l1d.size_bytes && cfg->l1d.sector_bytes > cfg->l2.cache.sector_bytes
                       ? cfg->l1d.sector_bytes / cfg->l2.cache.sector_bytes
