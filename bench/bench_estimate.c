@@ -298,6 +298,8 @@ int main(int argc, char **argv)
                ok ? tf_sum / ok : NAN, ok ? th_sum / ok : NAN, ok ? 1e3 * tmo_sum / ok : NAN,
                th_sum > 0 ? tf_sum / th_sum : NAN, tmo_sum > 0 ? tf_sum / tmo_sum : NAN);
         fflush(stdout);
+        if (csv)
+            fflush(csv);
         all.sum_model += we.sum_model;
         all.sum_hybrid += we.sum_hybrid;
         all.n += we.n;

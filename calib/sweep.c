@@ -47,7 +47,7 @@ static int point_config(const sweep_spec *s, const sweep_point *pt, gpu_config *
     if (gcfg_load_named(s->configs[pt->config], cfg, e))
         return -1;
     for (uint32_t v = 0; v < s->nvary; v++)
-        if (gcfg_set(cfg, s->vary[v].key, s->vary[v].values[pt->value[v]], e))
+        if (gcfg_apply(cfg, s->vary[v].key, s->vary[v].values[pt->value[v]], e))
             return -1;
     return gcfg_validate(cfg, e);
 }

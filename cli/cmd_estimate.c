@@ -46,6 +46,7 @@ static void usage(FILE *f)
             "  --mode M           model, hybrid or full (default hybrid)\n"
             "  --scheduler S      warp scheduler: lrr, gto or two_level (default: the config's)\n"
             "  --set KEY=VALUE    override a config key (repeatable), e.g. --set l1d.size_bytes=65536\n"
+            "                     (a cache's size_bytes adjusts its ways; ways or sets adjust its size)\n"
             "  --sample-sms N     SMs simulated in detail in hybrid mode (default 1)\n"
             "  --json             JSON output\n"
             "  --csv              CSV output (one row per kernel and a total row)\n"
@@ -150,7 +151,7 @@ static int load_config(const est_args *a, gpu_config *cfg, ge_err *e)
             return ge_errf(e, "--set %s: expected KEY=VALUE", a->sets[i]);
         memcpy(key, a->sets[i], (size_t)(eq - a->sets[i]));
         key[eq - a->sets[i]] = 0;
-        if (gcfg_set(cfg, key, eq + 1, e))
+        if (gcfg_apply(cfg, key, eq + 1, e))
             return ge_err_prefix(e, "--set");
     }
     return a->nsets ? gcfg_validate(cfg, e) : 0;

@@ -30,7 +30,8 @@ static void usage(FILE *f)
             "  --workload NAME     suite workload, profiled first (--size N, --seed S)\n"
             "  --config LIST       base configs, comma-separated (default v100)\n"
             "  --scheduler LIST    schedulers, comma-separated: lrr,gto,two_level (default: each config's)\n"
-            "  --vary KEY=V1,V2..  a config key and its values (repeatable, up to 8 keys)\n"
+            "  --vary KEY=V1,V2..  a config key and its values (repeatable, up to 8 keys); a cache's\n"
+            "                      size_bytes adjusts its ways, its ways or sets adjust its size\n"
             "  --mode M            model or hybrid (default model)\n"
             "  --threads N         worker threads (default 1); results do not depend on it\n"
             "  --sample-sms N      SMs simulated per sample in hybrid mode (default 1)\n"
@@ -79,7 +80,7 @@ static void fill_row(table *t, const sweep_spec *s, const sweep_point *pt)
     for (uint32_t v = 0; v < s->nvary; v++)
         table_set(t, c++, s->vary[v].values[pt->value[v]]);
     if (pt->error[0]) {
-        table_set(t, c, pt->error);
+        table_set(t, c + 10, pt->error); /* the figures stay empty */
         return;
     }
     table_setf(t, c++, "%.0f", pt->cycles);
@@ -103,7 +104,7 @@ static int print_points(const sweep_spec *s, const sweep_point *pts, size_t n, F
     for (uint32_t v = 0; v < s->nvary; v++)
         cols[nc++] = s->vary[v].key;
     const char *rest[] = {"cycles", "seconds", "power_w", "energy_j", "edp", "error_est", "sampled",
-                          "reused", "pareto", "time_ms"};
+                          "reused", "pareto", "time_ms", "error"};
     for (size_t i = 0; i < sizeof rest / sizeof *rest; i++)
         cols[nc++] = rest[i];
     table t;

@@ -11,6 +11,7 @@
 #include "gpu_config.h"
 
 #include <libconfig.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -121,6 +122,48 @@ int gcfg_set(gpu_config *cfg, const char *path, const char *value, ge_err *e)
     if (end == value || *end)
         return ge_errf(e, "%s: '%s' is not a number", path, value);
     return store_num(cfg, k, v, NULL, e);
+}
+
+/* The cache group a key belongs to, or NULL. */
+static gcfg_cache *cache_of(gpu_config *cfg, const char *path, const char **leaf)
+{
+    static const struct {
+        const char *pre;
+        size_t off;
+    } groups[] = {{"l1d.", offsetof(gpu_config, l1d)}, {"l1i.", offsetof(gpu_config, l1i)},
+                  {"l1c.", offsetof(gpu_config, l1c)}, {"l1t.", offsetof(gpu_config, l1t)},
+                  {"l2.", offsetof(gpu_config, l2.cache)}};
+    for (size_t i = 0; i < sizeof groups / sizeof *groups; i++) {
+        size_t n = strlen(groups[i].pre);
+        if (strncmp(path, groups[i].pre, n) == 0) {
+            *leaf = path + n;
+            return (gcfg_cache *)((char *)cfg + groups[i].off);
+        }
+    }
+    return NULL;
+}
+
+int gcfg_apply(gpu_config *cfg, const char *path, const char *value, ge_err *e)
+{
+    if (gcfg_set(cfg, path, value, e))
+        return -1;
+    const char *leaf;
+    gcfg_cache *c = cache_of(cfg, path, &leaf);
+    if (!c || !c->line_bytes)
+        return 0;
+    if (strcmp(leaf, "size_bytes") == 0) {
+        uint64_t per_way = (uint64_t)c->sets * c->line_bytes;
+        if (per_way == 0 || c->size_bytes % per_way)
+            return ge_errf(e, "%s = %s is not a whole number of ways of %u sets x %u B lines", path, value,
+                           c->sets, c->line_bytes);
+        c->ways = (uint32_t)(c->size_bytes / per_way);
+    } else if (strcmp(leaf, "ways") == 0 || strcmp(leaf, "sets") == 0) {
+        uint64_t size = (uint64_t)c->sets * c->ways * c->line_bytes;
+        if (size > UINT32_MAX)
+            return ge_errf(e, "%s = %s makes the cache larger than 4 GB", path, value);
+        c->size_bytes = (uint32_t)size;
+    }
+    return 0;
 }
 
 static void set_defaults(gpu_config *cfg)

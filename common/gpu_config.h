@@ -175,6 +175,12 @@ const gcfg_key *gcfg_keys(size_t *n);
 const gcfg_key *gcfg_find_key(const char *path);
 /* Set one key from text (used by sweeps and the importer); validates range. */
 int gcfg_set(gpu_config *cfg, const char *path, const char *value, ge_err *e);
+/* Set a key the way a user override (--set, --vary) means it: like
+ * gcfg_set, but a cache's geometry stays consistent -- setting a cache's
+ * size_bytes changes its ways (sets and line size kept; an error if the
+ * size is not a whole number of ways), setting its ways or sets changes its
+ * size_bytes.  The caller still runs gcfg_validate afterwards. */
+int gcfg_apply(gpu_config *cfg, const char *path, const char *value, ge_err *e);
 /* Read a key as a double (ints and floats) or string. */
 double gcfg_get_num(const gpu_config *cfg, const gcfg_key *k);
 const char *gcfg_get_str(const gpu_config *cfg, const gcfg_key *k);
