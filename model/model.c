@@ -193,10 +193,9 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double load_sec = sum_ops(t.op_sectors, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD);
     double store_sec = sum_ops(t.op_sectors, SP(GLOBAL) | SP(LOCAL), ISA_F_STORE);
     double atom_sec = sum_ops(t.op_sectors, SP(GLOBAL), ISA_F_ATOMIC);
-    double l2_stream = load_sec + store_sec + atom_sec;
-    double H2 = mm_l2_hit_all(p, k, cfg, (double)occ.ctas_per_sm * sms);
-    double h1s = l2_stream > 0 ? h1 * load_sec / l2_stream : 0;
-    double h2 = mp->l2_hit >= 0 ? mp->l2_hit : (h1s < 1 ? (H2 - h1s) / (1 - h1s) : 1);
+    double H2, H2s;
+    mm_l2_hits(p, k, cfg, (double)occ.ctas_per_sm * sms, &H2, &H2s);
+    double h2 = mp->l2_hit >= 0 ? mp->l2_hit : (h1 < 1 ? (H2 - h1) / (1 - h1) : 1);
     if (h2 < 0)
         h2 = 0;
     if (h2 > 1)
@@ -207,7 +206,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
 
     /* memory volumes */
     double l1_miss_sec = load_sec * (1 - h1);
-    double dram_read_sec = l1_miss_sec * (1 - h2) + atom_sec * (1 - H2);
+    double dram_read_sec = l1_miss_sec * (1 - h2) + atom_sec * (1 - H2s);
     /* Written lines stay dirty in the write-back L2 and reach DRAM only when
      * evicted: a kernel whose footprint fits the L2 writes nothing back
      * before it ends. */
@@ -394,8 +393,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     a->c[ACT_TEX_HITS] = sum_ops(t.op_sectors, SP(TEX), ISA_F_LOAD);
     a->c[ACT_L2_READ_HITS] = l1_miss_sec * h2;
     a->c[ACT_L2_READ_MISSES] = l1_miss_sec * (1 - h2);
-    a->c[ACT_L2_WRITE_HITS] = (store_sec + atom_sec) * H2;
-    a->c[ACT_L2_WRITE_MISSES] = (store_sec + atom_sec) * (1 - H2);
+    a->c[ACT_L2_WRITE_HITS] = (store_sec + atom_sec) * H2s;
+    a->c[ACT_L2_WRITE_MISSES] = (store_sec + atom_sec) * (1 - H2s);
     a->c[ACT_NOC_FLITS] = noc_flits;
     a->c[ACT_MC_REQUESTS] = dram_read_sec + dram_write_sec;
     a->c[ACT_DRAM_READS] = dram_read_sec * 32.0 / path.burst_bytes;

@@ -18,7 +18,9 @@ typedef struct mm_path {
  * that reuse a sector touched within `window` accesses (in flight). */
 double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_sm, int il, double window,
                  double *recent);
-double mm_l2_hit_all(const profile *p, uint32_t k, const gpu_config *cfg, double concurrency);
+/* L2 sector hit rates of loads and of stores (all accesses, before L1 filtering). */
+void mm_l2_hits(const profile *p, uint32_t k, const gpu_config *cfg, double concurrency, double *load,
+                double *store);
 void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m);
 
 #endif

@@ -7,11 +7,11 @@
  *   L1 (loads): the histogram measured for the design's SM count (nearest
  *   profiled one) and interleaving, interpolated in log2 of the resident CTAs
  *   per SM, evaluated for the L1's lines and sets (model/reuse.h).
- *   L2: H2 for the L2's total lines/sets at the design's GPU-wide resident
- *   CTAs (interpolated in log W).  An access that hits the L1 would also hit
- *   the larger, later-in-time L2 (inclusion of short reuse), so the L2 hit
- *   rate of the loads that miss the L1 is (H2 - h1') / (1 - h1'), where h1'
- *   is the L1 hit share of the L2 stream.
+ *   L2: the hit rates of loads and of stores in one stream of all kinds, for
+ *   the L2's total lines/sets at the design's GPU-wide resident CTAs
+ *   (interpolated in log W).  A load that hits the L1 would also hit the
+ *   larger, later-in-time L2 (inclusion of short reuse), so the L2 hit rate
+ *   of the loads that miss the L1 is (H2 - h1) / (1 - h1).
  * In-flight reuse: a hit whose sector was touched fewer accesses ago than
  * the SM issues during one miss latency finds the line still being filled
  * (an MSHR merge): it costs no traffic but waits like a miss.  The share of
@@ -82,10 +82,12 @@ double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_s
     return h;
 }
 
-double mm_l2_hit_all(const profile *p, uint32_t k, const gpu_config *cfg, double concurrency)
+void mm_l2_hits(const profile *p, uint32_t k, const gpu_config *cfg, double concurrency, double *load,
+                double *store)
 {
+    *load = *store = 0;
     if (p->nl2 == 0)
-        return 0;
+        return;
     uint64_t lines = (uint64_t)cfg->l2.cache.size_bytes * cfg->l2.slices / 128;
     uint32_t sets = cfg->l2.cache.sets * cfg->l2.slices;
     const prof_l2hist *lo = NULL, *hi = NULL;
@@ -100,11 +102,13 @@ double mm_l2_hit_all(const profile *p, uint32_t k, const gpu_config *cfg, double
         lo = hi;
     if (!hi)
         hi = lo;
-    double h_lo = rd_hit_rate(&lo->all, lines, sets), h_hi = rd_hit_rate(&hi->all, lines, sets);
-    if (lo == hi)
-        return h_lo;
-    double f = (log2d(concurrency) - log2d(lo->concurrency)) / (log2d(hi->concurrency) - log2d(lo->concurrency));
-    return h_lo + f * (h_hi - h_lo);
+    double f = lo == hi ? 0
+                        : (log2d(concurrency) - log2d(lo->concurrency)) /
+                              (log2d(hi->concurrency) - log2d(lo->concurrency));
+    double l_lo = rd_hit_rate(&lo->load, lines, sets), l_hi = rd_hit_rate(&hi->load, lines, sets);
+    double s_lo = rd_hit_rate(&lo->store, lines, sets), s_hi = rd_hit_rate(&hi->store, lines, sets);
+    *load = l_lo + f * (l_hi - l_lo);
+    *store = s_lo + f * (s_hi - s_lo);
 }
 
 static double to_core(const gpu_config *cfg, double cycles, double mhz)

@@ -23,6 +23,7 @@ typedef struct pb_l2rec {
     uint32_t cta, seq;
     uint16_t warp, kernel;
     uint8_t sectors;
+    uint8_t store; /* store or atomic */
 } pb_l2rec;
 
 typedef struct pb_warp {

@@ -134,7 +134,7 @@ static int all_l2(pbuild *b, ge_err *e)
     skey *keys = malloc((n ? n : 1) * sizeof *keys);
     rd_access *acc = malloc((n ? n : 1) * sizeof *acc);
     uint32_t *bucket = malloc((n ? n : 1) * sizeof *bucket);
-    rd_hist *tmp = calloc(p->nkernels + 1, sizeof *tmp);
+    rd_hist *tmp = calloc(2 * (size_t)p->nkernels + 1, sizeof *tmp);
     int rc = 0;
     if (!p->l2 || !keys || !acc || !bucket || !tmp) {
         rc = ge_errf(e, "out of memory (L2 reuse)");
@@ -155,14 +155,15 @@ static int all_l2(pbuild *b, ge_err *e)
             const pb_l2rec *r = &b->l2[keys[i].idx];
             acc[i].line = r->line;
             acc[i].sectors = r->sectors;
-            bucket[i] = r->kernel;
+            bucket[i] = 2u * r->kernel + r->store;
         }
-        memset(tmp, 0, (p->nkernels + 1) * sizeof *tmp);
+        memset(tmp, 0, (2 * (size_t)p->nkernels + 1) * sizeof *tmp);
         rc = rd_measure_multi(acc, bucket, n, tmp, scale, e);
         for (uint32_t k = 0; k < p->nkernels; k++) {
             prof_l2hist *h = prof_l2(p, k, (uint32_t)j);
             h->concurrency = (uint32_t)w;
-            h->all = tmp[k];
+            h->load = tmp[2 * k];
+            h->store = tmp[2 * k + 1];
         }
     }
 out:

@@ -66,7 +66,10 @@ typedef struct prof_l1hist {
 
 typedef struct prof_l2hist {
     uint32_t concurrency;  /* CTAs resident GPU-wide */
-    rd_hist all;           /* loads, stores, atomics (sectors), workload-wide history */
+    /* One stream of loads, stores and atomics (sectors) with workload-wide
+     * history, its accesses counted by kind: */
+    rd_hist load;          /* loads */
+    rd_hist store;         /* stores and atomics */
 } prof_l2hist;
 
 /* Per-CTA signature features used for clustering and sampling. */

@@ -250,7 +250,8 @@ int prof_save(const profile *p, const char *path, ge_err *e)
         w_kernel(w, &p->k[k]);
     for (size_t i = 0; i < (size_t)p->nkernels * p->nl2; i++) {
         w_u32(w, p->l2[i].concurrency);
-        w_hist(w, &p->l2[i].all);
+        w_hist(w, &p->l2[i].load);
+        w_hist(w, &p->l2[i].store);
     }
     wx_flush(w, LZMA_FINISH);
     lzma_end(&w->z);
@@ -663,7 +664,8 @@ int prof_read(profile *p, FILE *f, const char *path, ge_err *e)
     p->nl2 = nl2;
     for (size_t i = 0; i < (size_t)nk * nl2; i++) {
         p->l2[i].concurrency = r_u32(r);
-        r_hist(r, &p->l2[i].all);
+        r_hist(r, &p->l2[i].load);
+        r_hist(r, &p->l2[i].store);
         if (p->l2[i].concurrency == 0 && !r->bad)
             fail(r, "L2 histogram key");
     }

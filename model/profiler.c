@@ -134,7 +134,8 @@ static int l2_keep(const pbuild *b, uint64_t line)
     return (ge_hash64(line ^ 0xa5a5a5a5ULL) & ((1ULL << b->l2_shift) - 1)) == 0;
 }
 
-static int log_l2(pbuild *b, uint64_t line, uint32_t sectors, uint32_t cta, uint32_t seq, uint16_t warp, ge_err *e)
+static int log_l2(pbuild *b, uint64_t line, uint32_t sectors, uint32_t cta, uint32_t seq, uint16_t warp, int store,
+                  ge_err *e)
 {
     if (!l2_keep(b, line))
         return 0;
@@ -158,6 +159,7 @@ static int log_l2(pbuild *b, uint64_t line, uint32_t sectors, uint32_t cta, uint
     r->warp = warp;
     r->kernel = (uint16_t)b->kidx;
     r->sectors = (uint8_t)sectors;
+    r->store = (uint8_t)(store != 0);
     return 0;
 }
 
@@ -296,7 +298,8 @@ static int walk_warp(pbuild *b, const ws_cta *c, uint32_t w, double *sig, ge_err
                             return -1;
                         if (elig && log_l1(b, ls[l].line, ls[l].sectors, cta, i, chunk, (uint16_t)w, e))
                             return -1;
-                        if (log_l2(b, ls[l].line, ls[l].sectors, cta, i, (uint16_t)w, e))
+                        if (log_l2(b, ls[l].line, ls[l].sectors, cta, i, (uint16_t)w,
+                                   (inf->flags & (ISA_F_STORE | ISA_F_ATOMIC)) != 0, e))
                             return -1;
                     }
                 }
