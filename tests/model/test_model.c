@@ -253,7 +253,8 @@ static void test_profile_file(void **st)
     assert_memory_equal(q.k[0].op_lines, p.k[0].op_lines, sizeof p.k[0].op_lines);
     assert_int_equal(q.k[0].sample[3].ninst, p.k[0].sample[3].ninst);
     assert_memory_equal(q.k[0].sample[3].addr, p.k[0].sample[3].addr, p.k[0].sample[3].naddr * 8);
-    assert_memory_equal(&q.l2[0].all, &p.l2[0].all, sizeof(rd_hist));
+    assert_memory_equal(&q.l2[0].load, &p.l2[0].load, sizeof(rd_hist));
+    assert_memory_equal(&q.l2[0].store, &p.l2[0].store, sizeof(rd_hist));
     prof_free(&q);
 
     /* read the file, then damage it three ways */
