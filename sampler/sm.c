@@ -137,6 +137,7 @@ static int try_issue(sim_gpu *g, sim_sm *sm, uint32_t s, uint32_t w, uint64_t no
     sm->units[d->unit].free_at[u] = dispatch + d->ii;
 
     uint32_t mask = b->mask;
+    uint8_t res = b->res;
     wp->ib_head = (uint8_t)((wp->ib_head + 1) % g->ib_cap);
     wp->ib_n--;
     su->wake[w / g->nsched] = 0;
@@ -146,6 +147,8 @@ static int try_issue(sim_gpu *g, sim_sm *sm, uint32_t s, uint32_t w, uint64_t no
 
     if (d->space != ISA_SPACE_NONE)
         sim_ldst_issue(g, sm, w, in, mask, now, dispatch);
+    if (res != SIM_RES_NONE)
+        sm->arb = s + 1 == g->nsched ? 0 : s + 1;
     else if (in->ndst) {
         sim_sb_reserve(wp, in, dispatch + d->latency, UINT32_MAX, 0);
         sim_cta_result(sm, wp->cta, dispatch + d->latency);
@@ -265,7 +268,10 @@ uint64_t sim_sm_cycle(sim_gpu *g, sim_sm *sm, uint64_t now)
     sm->retry_at = SIM_NEVER;
     sim_ldst_cycle(g, sm, now);
     uint64_t wake = sm->draining ? sim_cta_drained(g, sm, now) : SIM_NEVER;
-    for (uint32_t s = 0; s < g->nsched; s++)
+    /* The schedulers share the SM's LSU and shared-memory pipeline: the one
+     * after the last to use them goes first (round-robin arbitration among
+     * the sub-cores), so none is starved. */
+    for (uint32_t i = 0, s = sm->arb; i < g->nsched; i++, s = s + 1 == g->nsched ? 0 : s + 1)
         sched_step(g, sm, s, now, &wake);
     sim_fetch(g, sm, now);
     if (sm->ctas == 0) { /* nothing resident: idle until a CTA arrives */

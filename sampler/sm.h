@@ -181,6 +181,7 @@ typedef struct sim_icache {
 typedef struct sim_sm {
     uint32_t id;
     uint32_t nsched;
+    uint32_t arb;            /* scheduler that goes first (round-robin over LSU/shared use) */
     sim_warp *warp;          /* max_warps slots */
     uint8_t *simt_state;
     sim_ib *ib_store;

@@ -163,6 +163,10 @@ static void test_same_work_different_schedule(void **st)
             assert_memory_equal(c2, c[s], sizeof c2);
         }
         for (int s = 1; s < 3; s++) {
+            /* two-level = LRR when no more warps than its active set are
+             * ever ready at once, which long memory waits cause: compare it
+             * with LRR only under perfect memory */
+            int must_differ = s == 1 || m == 0;
             assert_true(r[s].warp_insts == r[0].warp_insts);
             assert_true(r[s].thread_insts == r[0].thread_insts);
             assert_memory_equal(r[s].act.op_warps, r[0].act.op_warps, sizeof r[0].act.op_warps);
@@ -170,7 +174,7 @@ static void test_same_work_different_schedule(void **st)
             int differ = 0;
             for (int i = 0; i < N; i++)
                 differ |= c[s][i].end != c[0][i].end;
-            if (!differ)
+            if (must_differ && !differ)
                 fail_msg("%s memory: %s and %s retire every CTA at the same cycle", mems[m], scheds[s], scheds[0]);
         }
         int differ = 0;
