@@ -6,7 +6,8 @@
  * scheduler-cycles (common/kresult.h defines the categories), L1 and L2
  * load hit rates, DRAM row-buffer hit rate, DRAM bandwidth utilisation,
  * average global-load latency, occupancy, and (JSON/CSV) every activity
- * counter of common/activity.h.  The table shows the headline numbers only.
+ * counter of common/activity.h (CSV columns act_<name> and lanes_<kind>).
+ * The table shows the headline numbers only.
  */
 #include <math.h>
 #include <string.h>
@@ -119,7 +120,7 @@ static void fill_row(table *t, int row_is_total, const kresult *k, const cli_rep
 static int build(const cli_report *r, int csv, table *t, ge_err *e)
 {
     const char *cols[NBASE + KR_STALL_COUNT + NRATE + 64 + 1 + ACT_COUNT + ISA_OP_COUNT];
-    char opnames[ISA_OP_COUNT][48];
+    char opnames[ISA_OP_COUNT][48], actnames[ACT_COUNT][48];
     int n = 0;
     for (int i = 0; i < NBASE; i++)
         cols[n++] = base_cols[i];
@@ -134,8 +135,10 @@ static int build(const cli_report *r, int csv, table *t, ge_err *e)
         cols[n++] = r->extra->cols[i];
     if (csv) {
         cols[n++] = "thread_insts";
-        for (int a = 0; a < ACT_COUNT; a++)
-            cols[n++] = act_names[a];
+        for (int a = 0; a < ACT_COUNT; a++) { /* prefixed: some names (cycles...) are report columns too */
+            snprintf(actnames[a], sizeof actnames[a], "act_%s", act_names[a]);
+            cols[n++] = actnames[a];
+        }
         for (int o = 0; o < ISA_OP_COUNT; o++) {
             snprintf(opnames[o], sizeof opnames[o], "lanes_%s", isa_ops[o].name);
             cols[n++] = opnames[o];
