@@ -18,8 +18,8 @@ void model_params_default(model_params *p)
 {
     p->latency_scale = 1.0;
     p->overlap = 6.0;
-    p->dram_efficiency = 0.85;
-    p->row_hit = 0.5;
+    p->dram_efficiency = 0; /* 0: from the DRAM timing and row locality (mm_dram_efficiency) */
+    p->row_hit = -1;        /* < 0: estimated from coalescing */
     p->l1_hit = -1;
     p->l1_filter = -1;
     p->l2_hit = -1;
@@ -201,6 +201,19 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     if (h2 > 1)
         h2 = 1;
 
+    /* Row-buffer locality: measured in hybrid mode; otherwise a line fetched
+     * whole (4 sectors) is taken to be part of a stream that opens a row once
+     * per row_bytes / 128 lines, and a lone sector to open its own row. */
+    model_params mpl = *mp;
+    double gl_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD | ISA_F_STORE | ISA_F_ATOMIC);
+    double gl_sec = load_sec + store_sec + atom_sec;
+    double spl = gl_lines > 0 ? gl_sec / gl_lines : 4;
+    if (mp->row_hit < 0) {
+        double rh_stream = 1.0 - 128.0 / cfg->dram.row_bytes;
+        mpl.row_hit = rh_stream * (spl - 1) / 3.0;
+    }
+    mp = &mpl;
+    double dram_eff = mp->dram_efficiency > 0 ? mp->dram_efficiency : mm_dram_efficiency(cfg, mp->row_hit, spl);
     mm_path path;
     mm_latencies(cfg, mp, &path);
 
@@ -227,7 +240,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double noc_flits = (l2_sec * 32.0) / cfg->noc.flit_bytes + sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL),
                                                                      ISA_F_LOAD | ISA_F_STORE | ISA_F_ATOMIC);
 
-    double t_dram = dram_bytes / (path.dram_bw * mp->dram_efficiency * share);
+    double t_dram = dram_bytes / (path.dram_bw * dram_eff * share);
     double t_l2 = l2_sec * 32.0 / (path.l2_bw * share);
     double t_noc = noc_flits * cfg->noc.flit_bytes / (path.noc_bw * share);
     /* Global atomics are performed at the L2 slice that owns their line,
@@ -310,7 +323,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         total = startup + pow(pow(t_sm, pw) + pow(t_dram, pw) + pow(t_l2, pw) + pow(t_noc, pw), 1.0 / pw);
         for (uint32_t r = 0; r < nw; r++)
             model_warp_time_free(&wt[r]);
-        double nrho = total > startup ? t_dram * mp->dram_efficiency / (total - startup) : 0;
+        double nrho = total > startup ? t_dram * dram_eff / (total - startup) : 0;
         if (it > 1 && fabs(nrho - rho) < 1e-4)
             break;
         rho = 0.5 * (rho + nrho);

@@ -33,8 +33,8 @@
 typedef struct model_params {
     double latency_scale;   /* multiplies the modelled load latency */
     double overlap;         /* exponent p of the smooth max (sum T_i^p)^(1/p) */
-    double dram_efficiency; /* sustainable fraction of peak DRAM bandwidth */
-    double row_hit;         /* DRAM row-buffer hit rate assumed for latency */
+    double dram_efficiency; /* sustainable fraction of peak DRAM bandwidth; 0 = from timing and row_hit */
+    double row_hit;         /* DRAM row-buffer hit rate; < 0 = estimated from coalescing */
     /* Measured values that replace the model's own when >= 0 (from a sample). */
     double l1_hit;          /* load sectors served by the L1 without waiting for a fill */
     double l1_filter;       /* load sectors that do not go below the L1 (hits and in-flight merges) */

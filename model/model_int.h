@@ -22,5 +22,8 @@ double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_s
 void mm_l2_hits(const profile *p, uint32_t k, const gpu_config *cfg, double concurrency, double *load,
                 double *store);
 void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m);
+/* Sustainable fraction of peak DRAM bandwidth for accesses of `spl` sectors
+ * each, with row-buffer hit rate rh. */
+double mm_dram_efficiency(const gpu_config *cfg, double rh, double spl);
 
 #endif

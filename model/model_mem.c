@@ -134,3 +134,30 @@ void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m)
                 cfg->gpu.icnt_clock_mhz / cfg->gpu.core_clock_mhz;
     m->burst_bytes = cfg->dram.bus_bits / 8.0 * cfg->dram.burst_length;
 }
+
+/*
+ * DRAM efficiency from the timing parameters.  An access of s sectors needs
+ * s bursts of data-bus time; with probability (1 - rh) it first needs a row
+ * activation, and activations are limited to min(banks / tRC, 1 / tRRD,
+ * 4 / tFAW) per DRAM cycle (bank cycle time, activate-to-activate, the
+ * four-activate window).  The access takes the longer of the two, and
+ * refresh takes tRFC of every tREFI.  (Standard DRAM bandwidth reasoning,
+ * e.g. Jacob, Ng & Wang, "Memory Systems", ch. 11-13.)
+ */
+double mm_dram_efficiency(const gpu_config *cfg, double rh, double spl)
+{
+    const double burst = (double)cfg->dram.burst_length / cfg->dram.data_rate; /* DRAM cycles per burst */
+    double act = (double)cfg->dram.banks / (cfg->dram.tRC ? cfg->dram.tRC : 1);
+    if (cfg->dram.tRRD && 1.0 / cfg->dram.tRRD < act)
+        act = 1.0 / cfg->dram.tRRD;
+    if (cfg->dram.tFAW && 4.0 / cfg->dram.tFAW < act)
+        act = 4.0 / cfg->dram.tFAW;
+    if (spl < 1)
+        spl = 1;
+    double data = spl * burst;
+    double need = (1 - rh) / act;
+    double e = data / (data > need ? data : need);
+    if (cfg->dram.tREFI)
+        e *= 1.0 - (double)cfg->dram.tRFC / cfg->dram.tREFI;
+    return e;
+}
