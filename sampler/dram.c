@@ -126,6 +126,7 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
         b->head = i;
     b->tail = i;
     b->nq++;
+    b->hint = 0;
     if (b->open_row == (int64_t)row) {
         b->nhits++;
         if (b->hit[r->write] < 0)
@@ -204,6 +205,7 @@ static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
      * last one. */
     uint64_t last = cmd == DRAM_RD || cmd == DRAM_WR ? now + (uint64_t)(r->weight - 1) * ch->t->tBL : now;
     apply_rules(ch, cmd, r->bank, last);
+    b->hint = 0;
     if (ch->on_cmd)
         ch->on_cmd(ch->cmd_ctx, cmd, r->bank, now);
     switch (cmd) {
@@ -268,6 +270,7 @@ static void refresh_step(dram_chan *ch, uint64_t now)
             ch->bank[b].open_row = -1;
             ch->bank[b].nhits = 0;
             ch->bank[b].hit[0] = ch->bank[b].hit[1] = -1;
+            ch->bank[b].hint = 0;
             ch->st.precharges++;
             ch->wake = now + 1;
             return;

@@ -25,6 +25,7 @@
  *
  * Row policy: open page (a row stays open until a request for another row
  * or refresh closes it).  One command per DRAM command-clock tick.
+
  *
  * Weighted requests (sampled-mode background, weight w > 1) stand for w
  * requests of w SMs: each of their column commands moves w bursts back to
@@ -97,6 +98,11 @@ typedef struct dram_bank {
     uint32_t nq, nhits;  /* queued; queued for the open row */
     uint32_t group;      /* bank group (bank mod bank_groups) */
     uint64_t next[DRAM_NCMD];
+    /* Scheduler hint: no command of this bank can issue before `hint`.
+     * Timing constraints only ever move later, so a bound a scheduler found
+     * stays valid until the bank's queue or row changes; the controller then
+     * resets it to 0. */
+    uint64_t hint;
 } dram_bank;
 
 typedef struct dram_chan dram_chan;
@@ -114,9 +120,9 @@ typedef struct dram_pick {
 
 typedef struct dram_sched {
     const char *name;
-    /* Decide at tick `now` (refresh is handled by the controller).  Must not
-     * change the channel. */
-    void (*pick)(const dram_chan *ch, uint64_t now, dram_pick *out);
+    /* Decide at tick `now` (refresh is handled by the controller).  May
+     * update the banks' `hint` fields, nothing else. */
+    void (*pick)(dram_chan *ch, uint64_t now, dram_pick *out);
 } dram_sched;
 
 typedef struct dram_stats {

@@ -7,7 +7,7 @@
  */
 #include "dram.h"
 
-static void fcfs_pick(const dram_chan *ch, uint64_t now, dram_pick *out)
+static void fcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
 {
     int32_t oldest = -1;
     uint64_t seq = UINT64_MAX;
