@@ -16,18 +16,22 @@
  * max(N*i, i + s).  Summed over intervals this is exact for N = 1 and tends
  * to the issue bound N*I for large N, the two limits GPUMech's round-robin
  * model interpolates.  The policies differ in how the warps line up:
- *   LRR        keeps warps in lockstep, so all N warps send the interval's
+ * The SM's W warps share one memory pipeline (the LSU: one line lookup or
+ * one shared-memory bank cycle per cycle), so an interval can never take
+ * less than W*m cycles, m = the interval's LSU cycles per warp.  The
+ * policies differ in how the warps line up:
+ *   LRR        keeps warps in lockstep, so all W warps send the interval's
  *              memory requests together; the last warp's data comes back
- *              (N-1)*m cycles after the first (m = the interval's LSU
- *              cycles per warp): max(N*i, i + s + (N-1)*m) for a memory stall.
- *              This burst effect is GPUMech's reason for modelling RR and GTO
- *              separately (Huang et al., section 5).
+ *              (W-1)*m cycles after the first: max(N*i, W*m, i + s + (W-1)*m)
+ *              for a stall on a memory-pipeline result.  This burst effect
+ *              is GPUMech's reason for modelling RR and GTO separately
+ *              (Huang et al., section 5).
  *   GTO        runs one warp until it stalls, which staggers the warps by an
- *              issue run; requests are spread and max(N*i, i + s) holds.
- *   two-level  only an active set of A warps issues (MODEL_TWO_LEVEL_ACTIVE);
- *              a warp waiting on memory is swapped out, so memory stalls are
- *              hidden by all N warps with bursts only among A
- *              (max(N*i, i + s + (A-1)*m)), but short dependency stalls only
+ *              issue run; requests are spread and max(N*i, W*m, i + s) holds.
+ *   two-level  only an active set of A warps per scheduler issues
+ *              (MODEL_TWO_LEVEL_ACTIVE); a warp waiting on memory is swapped
+ *              out, so memory stalls are hidden by all N warps with bursts
+ *              only among the active ones, but short dependency stalls only
  *              by the A active warps: N/A rounds of max(A*i, i + s).
  */
 #include <math.h>
@@ -50,6 +54,7 @@ void model_warp_time_free(model_warp_time *t)
     free(t->issue);
     free(t->stall);
     free(t->lsu);
+    free(t->lsu_wait);
     free(t->mem);
     memset(t, 0, sizeof *t);
 }
@@ -109,7 +114,10 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
     t->stall = malloc((n + 1) * sizeof *t->stall);
     t->mem = malloc(n + 1);
     t->lsu = malloc((n + 1) * sizeof *t->lsu);
-    if (!done || !load || !t->issue || !t->stall || !t->mem || !t->lsu) {
+    t->lsu_wait = malloc(n + 1);
+    uint8_t *pipe = malloc(n ? n : 1);
+    if (!done || !load || !t->issue || !t->stall || !t->mem || !t->lsu || !t->lsu_wait || !pipe) {
+        free(pipe);
         free(done);
         free(load);
         model_warp_time_free(t);
@@ -120,7 +128,7 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
         const prof_inst *pi = &w->inst[j];
         const isa_op_info *inf = &isa_ops[pi->op];
         double ready = prev + 1;
-        int by_mem = 0;
+        int by_mem = 0, by_pipe = 0;
         for (int k = 0; k < PROF_MAX_DEPS; k++) {
             uint32_t d = pi->dep[k];
             if (!d || d > j)
@@ -129,8 +137,10 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
             if (done[p] > ready) {
                 ready = done[p];
                 by_mem = load[p];
-            } else if (done[p] == ready && load[p]) {
-                by_mem = 1;
+                by_pipe = pipe[p];
+            } else if (done[p] == ready) {
+                by_mem |= load[p];
+                by_pipe |= pipe[p];
             }
         }
         double s = ready - (prev + 1);
@@ -138,6 +148,7 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
             t->issue[t->nint] = run;
             t->stall[t->nint] = s;
             t->mem[t->nint] = (uint8_t)by_mem;
+            t->lsu_wait[t->nint] = (uint8_t)(by_mem | by_pipe);
             t->lsu[t->nint] = lsu;
             t->nint++;
             if (by_mem)
@@ -151,34 +162,43 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
         lsu += lsu_cycles(pi, lat);
         done[j] = ready + inst_latency(pi, lat);
         load[j] = (uint8_t)(is_load(inf) && inf->space != ISA_SPACE_SHARED && inf->space != ISA_SPACE_CONST);
+        pipe[j] = (uint8_t)(inf->space != ISA_SPACE_NONE);
         prev = ready;
     }
     t->issue[t->nint] = run;
     t->stall[t->nint] = 0;
     t->mem[t->nint] = 0;
+    t->lsu_wait[t->nint] = 0;
     t->lsu[t->nint] = lsu;
     t->nint++;
     t->insts = n;
     t->cycles = prev + 1;
     free(done);
     free(load);
+    free(pipe);
     return 0;
 }
 
-double model_multiwarp(const model_warp_time *t, double n, model_policy pol, double *mem_stall, double *dep_stall)
+double model_multiwarp(const model_warp_time *t, double n, double sm_warps, model_policy pol, double *mem_stall,
+                       double *dep_stall)
 {
     double cyc = 0, ms = 0, ds = 0;
     if (n < 1)
         n = 1;
+    if (sm_warps < n)
+        sm_warps = n;
     double a = n < MODEL_TWO_LEVEL_ACTIVE ? n : MODEL_TWO_LEVEL_ACTIVE;
+    double a_sm = sm_warps * a / n; /* active warps on the SM under two-level */
     for (uint32_t j = 0; j < t->nint; j++) {
         double i = t->issue[j], s = t->stall[j];
         double busy = n * i, alone = i + s;
-        if (t->mem[j] && pol == MODEL_LRR)
-            alone += (n - 1) * t->lsu[j];
-        else if (t->mem[j] && pol == MODEL_TWO_LEVEL)
-            alone += (a - 1) * t->lsu[j];
-        else if (!t->mem[j] && pol == MODEL_TWO_LEVEL)
+        if (sm_warps * t->lsu[j] > busy)
+            busy = sm_warps * t->lsu[j];
+        if (t->lsu_wait[j] && pol == MODEL_LRR)
+            alone += (sm_warps - 1) * t->lsu[j];
+        else if (t->lsu_wait[j] && pol == MODEL_TWO_LEVEL)
+            alone += (a_sm - 1) * t->lsu[j];
+        if (!t->mem[j] && pol == MODEL_TWO_LEVEL)
             alone *= n / a;
         if (alone > busy) {
             cyc += alone;

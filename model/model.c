@@ -94,7 +94,7 @@ static void generation(const gpu_config *cfg, const prof_kernel *pk, model_polic
         wsum += wweight[r];
     for (uint32_t r = 0; r < nw; r++) {
         double ms, ds;
-        double c = model_multiwarp(&wt[r], n, pol, &ms, &ds);
+        double c = model_multiwarp(&wt[r], n, n * sched, pol, &ms, &ds);
         double w = wsum > 0 ? wweight[r] / wsum : 1.0 / nw;
         g->t_int += w * c;
         g->mem_stall += w * ms;

@@ -90,7 +90,8 @@ typedef struct model_warp_time {
     double *issue;       /* i_j */
     double *stall;       /* s_j */
     double *lsu;         /* LSU cycles (lines + shared bank cycles) the interval's issues need */
-    uint8_t *mem;        /* 1 if stall j waits on memory */
+    uint8_t *mem;        /* 1 if stall j waits on a global/local load */
+    uint8_t *lsu_wait;   /* 1 if stall j waits on any memory-pipeline result (global, shared, const) */
 } model_warp_time;
 
 /* Scheduling policies the multi-warp formula distinguishes. */
@@ -102,9 +103,11 @@ model_policy model_policy_of(const char *scheduler);
 
 int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, ge_err *e);
 void model_warp_time_free(model_warp_time *t);
-/* Cycles for N warps like t sharing one scheduler under a policy;
+/* Cycles for N warps like t sharing one scheduler under a policy, with
+ * sm_warps warps on the whole SM sharing its memory pipeline;
  * *mem_stall / *dep_stall get the unhidden stall cycles of the result. */
-double model_multiwarp(const model_warp_time *t, double n, model_policy pol, double *mem_stall, double *dep_stall);
+double model_multiwarp(const model_warp_time *t, double n, double sm_warps, model_policy pol, double *mem_stall,
+                       double *dep_stall);
 
 /* M/D/1 mean waiting time in units of the service time at utilisation rho. */
 double model_md1_wait(double rho);

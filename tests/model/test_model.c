@@ -148,34 +148,41 @@ static void test_replay(void **st)
 static void test_policies(void **st)
 {
     (void)st;
+    /* interval 0: 4 issues, then a 100-cycle wait on a load whose warp
+     * needs 2 LSU cycles; interval 1: 4 issues and the end */
     double issue[] = {4, 4}, stall[] = {100, 0}, lsu[] = {2, 0};
-    uint8_t mem[] = {1, 0};
-    model_warp_time t = {8, 104, 100, 0, 2, issue, stall, lsu, mem};
+    uint8_t mem[] = {1, 0}, wait[] = {1, 0};
+    model_warp_time t = {8, 104, 100, 0, 2, issue, stall, lsu, mem, wait};
     double ms;
-    /* N = 8: LRR pays the lock-step burst: max(32, 4 + 100 + 7*2) + max(32, 4) */
-    assert_true(model_multiwarp(&t, 8, MODEL_LRR, &ms, NULL) == 118 + 32);
+    /* N = 8 warps, all 8 on the SM: LRR pays the lock-step burst:
+     * max(8*4, 8*2, 4 + 100 + 7*2) + max(32, 0, 4) */
+    assert_true(model_multiwarp(&t, 8, 8, MODEL_LRR, &ms, NULL) == 118 + 32);
     assert_true(ms == 118 - 32);
-    /* GTO staggers warps: max(32, 104) + 32 */
-    assert_true(model_multiwarp(&t, 8, MODEL_GTO, &ms, NULL) == 104 + 32);
+    /* GTO staggers warps: max(32, 16, 104) + 32 */
+    assert_true(model_multiwarp(&t, 8, 8, MODEL_GTO, &ms, NULL) == 104 + 32);
     assert_true(ms == 104 - 32);
-    /* N = 16: LRR max(64, 104 + 15*2) + 64; GTO 104 + 64; two-level bursts among 8: max(64, 104 + 7*2) + 64 */
-    assert_true(model_multiwarp(&t, 16, MODEL_LRR, NULL, NULL) == 134 + 64);
-    assert_true(model_multiwarp(&t, 16, MODEL_GTO, NULL, NULL) == 104 + 64);
-    assert_true(model_multiwarp(&t, 16, MODEL_TWO_LEVEL, NULL, NULL) == 118 + 64);
-    /* With enough warps every policy is issue bound: N * I */
-    assert_true(model_multiwarp(&t, 64, MODEL_GTO, NULL, NULL) == 64 * 8);
-    /* A short dependency stall: LRR hides it with all 16 warps, two-level only
-     * with its 8 active ones -> two rounds of max(8*2, 2 + 30). */
+    /* N = 16: LRR max(64, 104 + 15*2) + 64; GTO 104 + 64; two-level bursts
+     * among its 8 active warps: max(64, 104 + 7*2) + 64 */
+    assert_true(model_multiwarp(&t, 16, 16, MODEL_LRR, NULL, NULL) == 134 + 64);
+    assert_true(model_multiwarp(&t, 16, 16, MODEL_GTO, NULL, NULL) == 104 + 64);
+    assert_true(model_multiwarp(&t, 16, 16, MODEL_TWO_LEVEL, NULL, NULL) == 118 + 64);
+    /* the SM's memory pipeline: 64 warps on the SM need 64*2 LSU cycles in
+     * interval 0 even though each scheduler holds only 16: max(64, 128, 104) + 64 */
+    assert_true(model_multiwarp(&t, 16, 64, MODEL_GTO, NULL, NULL) == 128 + 64);
+    /* with enough warps every policy is issue bound: N * I */
+    assert_true(model_multiwarp(&t, 64, 64, MODEL_GTO, NULL, NULL) == 64 * 8);
+    /* a short dependency stall: LRR hides it with all 16 warps, two-level
+     * only with its 8 active ones -> two rounds of max(8*2, 2 + 30) */
     double i2[] = {2}, s2[] = {30}, l2[] = {0};
-    uint8_t m2[] = {0};
-    model_warp_time d = {2, 32, 0, 30, 1, i2, s2, l2, m2};
+    uint8_t m2[] = {0}, w2[] = {0};
+    model_warp_time d = {2, 32, 0, 30, 1, i2, s2, l2, m2, w2};
     double ds;
-    assert_true(model_multiwarp(&d, 16, MODEL_LRR, NULL, &ds) == 32);
-    assert_true(model_multiwarp(&d, 16, MODEL_TWO_LEVEL, NULL, &ds) == 64);
+    assert_true(model_multiwarp(&d, 16, 16, MODEL_LRR, NULL, &ds) == 32);
+    assert_true(model_multiwarp(&d, 16, 16, MODEL_TWO_LEVEL, NULL, &ds) == 64);
     assert_true(ds == 32);
-    /* One warp: exactly the single-warp time under every policy. */
+    /* one warp: exactly the single-warp time under every policy */
     for (int p = 0; p < 3; p++)
-        assert_true(model_multiwarp(&t, 1, (model_policy)p, NULL, NULL) == 108);
+        assert_true(model_multiwarp(&t, 1, 1, (model_policy)p, NULL, NULL) == 108);
 }
 
 /* ---- profiler on a synthetic stream ---- */
