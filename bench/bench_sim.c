@@ -25,6 +25,8 @@
  * usage: bench_sim [--quick] [--config NAME]... [--only ITEM] [--mem MODEL]
  *   --quick    small sizes (for a smoke run), synthetic + traces only
  *   --mem      memory model (default detailed; perfect isolates the SM core)
+ *   --preload  read each suite workload's whole stream into memory before
+ *              simulating it (no emulator thread during the run: for perf)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -305,7 +307,7 @@ static int run_loaded(const char *cfgname, const char *item, msrc *m, group *gc,
 int main(int argc, char **argv)
 {
     const char *configs[8];
-    int ncfg = 0, quick = 0;
+    int ncfg = 0, quick = 0, preload = 0;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
@@ -314,10 +316,12 @@ int main(int argc, char **argv)
             configs[ncfg++] = argv[++i];
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--preload"))
+            preload = 1;
         else if (!strcmp(argv[i], "--mem") && i + 1 < argc)
             mem_model = argv[++i];
         else {
-            fprintf(stderr, "usage: bench_sim [--quick] [--config NAME]... [--only ITEM] [--mem MODEL]\n");
+            fprintf(stderr, "usage: bench_sim [--quick] [--config NAME]... [--only ITEM] [--mem MODEL] [--preload]\n");
             return 2;
         }
     }
@@ -378,12 +382,24 @@ int main(int argc, char **argv)
                     continue;
                 wl_params p = {(*w)->default_size, 1};
                 ws_source *src;
-                if (suite_source_open(*w, &p, &src, &e) ||
-                    (run_one(configs[c], (*w)->name, src, &gc, &gm, &e) && (ws_close(src), 1))) {
+                if (suite_source_open(*w, &p, &src, &e)) {
+                    fprintf(stderr, "bench_sim: %s: %s\n", (*w)->name, e.msg);
+                    return 1;
+                }
+                int rc;
+                if (preload) { /* emulate first, then time the simulation alone (for profiling) */
+                    msrc m;
+                    memset(&m, 0, sizeof m);
+                    rc = msrc_load(&m, src, &e) || run_loaded(configs[c], (*w)->name, &m, &gc, &gm, &e);
+                    msrc_free(&m);
+                } else {
+                    rc = run_one(configs[c], (*w)->name, src, &gc, &gm, &e);
+                }
+                ws_close(src);
+                if (rc) {
                     fprintf(stderr, "bench_sim: %s on %s: %s\n", (*w)->name, configs[c], e.msg);
                     return 1;
                 }
-                ws_close(src);
             }
 #endif
         printf("%-8s %-22s %-7s %8s %12.0f %12s %8s %6s %9.3f %12.0f\n", configs[c], "GROUP compute-bound", "", "",

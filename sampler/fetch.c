@@ -81,14 +81,21 @@ static void ifill_send(sim_gpu *g, sim_sm *sm, uint32_t m, uint64_t now)
 
 /* Look line up at now: 1 hit; 0 miss (the warp then waits for the fill of
  * the line, or for a free MSHR when *line_wait is UINT64_MAX). */
-static int icache_lookup(sim_gpu *g, sim_sm *sm, uint64_t line, uint64_t now, uint64_t *line_wait)
+static int icache_lookup(sim_gpu *g, sim_sm *sm, sim_warp *wp, uint64_t line, uint64_t now, uint64_t *line_wait)
 {
     sim_icache *ic = &sm->ic;
-    uint64_t *tag = ic->tag + (line % ic->sets) * ic->ways;
-    uint64_t *stamp = ic->stamp + (line % ic->sets) * ic->ways;
+    if (ic->tag[wp->ic_slot] == line + 1) { /* the warp's last line: usually still there */
+        ic->stamp[wp->ic_slot] = ++ic->clock;
+        g->act.c[ACT_ICACHE_HITS]++;
+        return 1;
+    }
+    size_t base = (line % ic->sets) * ic->ways;
+    uint64_t *tag = ic->tag + base;
+    uint64_t *stamp = ic->stamp + base;
     for (uint32_t i = 0; i < ic->ways; i++)
         if (tag[i] == line + 1) {
             stamp[i] = ++ic->clock;
+            wp->ic_slot = (uint32_t)(base + i);
             g->act.c[ACT_ICACHE_HITS]++;
             return 1;
         }
@@ -174,7 +181,7 @@ static uint32_t fetch_warp(sim_gpu *g, sim_sm *sm, uint32_t w, uint32_t budget, 
         }
         uint64_t line = wp->nx->pc / line_bytes;
         if (line != cur_line) {
-            if (!icache_lookup(g, sm, line, now, &wp->fetch_line)) {
+            if (!icache_lookup(g, sm, wp, line, now, &wp->fetch_line)) {
                 wp->fetch_free = SIM_NEVER; /* sim_fetch_fill wakes it */
                 break;
             }
@@ -183,7 +190,12 @@ static uint32_t fetch_warp(sim_gpu *g, sim_sm *sm, uint32_t w, uint32_t budget, 
         /* the warp's next instructions are read soon: start loading them */
         __builtin_prefetch((const char *)wp->nx + 4 * sizeof(ws_inst));
         sim_ib *b = &wp->ib[(wp->ib_head + wp->ib_n) % g->ib_cap];
-        b->in = wp->nx;
+        b->in = *wp->nx;
+        if (wp->nx->addr != WS_NO_ADDR) { /* the LSU reads the lanes' addresses at issue */
+            const uint64_t *a = sm->cta[wp->cta].cta.addr + wp->nx->addr;
+            for (int k = 0; k < WS_WARP_SIZE; k += 8)
+                __builtin_prefetch(a + k);
+        }
         b->mask = wp->nx_mask;
         b->ready = now + hit_lat;
         b->regbits = regbits(wp->nx);

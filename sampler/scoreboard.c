@@ -25,7 +25,7 @@ int sim_sb_check(sim_warp *w, const sim_ib *b, uint64_t now, uint64_t *ready, in
 {
     if (!(w->sb_bits & b->regbits))
         return 0;
-    const ws_inst *in = b->in;
+    const ws_inst *in = &b->in;
     uint64_t worst = 0;
     int hazard = 0, m = 0, dropped = 0;
     for (uint32_t i = 0; i < w->nsb;) {

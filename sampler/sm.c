@@ -114,7 +114,7 @@ static int try_issue(sim_gpu *g, sim_sm *sm, uint32_t s, uint32_t w, uint64_t no
     sim_warp *wp = &sm->warp[w];
     sim_sched_unit *su = &sm->sched[s];
     sim_ib *b = &wp->ib[wp->ib_head];
-    const ws_inst *in = b->in;
+    const ws_inst *in = &b->in; /* stays valid: fetch refills the slot only after the issue stage */
     const sim_dec *d = &g->dec[in->op];
     if (!sim_sb_room(wp, in, now)) {
         *retry = now + 1;

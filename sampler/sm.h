@@ -50,9 +50,11 @@ typedef struct sim_dec {
     uint32_t latency, ii;
 } sim_dec;
 
-/* A fetched and decoded instruction waiting in a warp's buffer. */
+/* A fetched and decoded instruction waiting in a warp's buffer.  It holds
+ * a copy of the instruction, so issue never goes back to the CTA's (large,
+ * long evicted) instruction array. */
 typedef struct sim_ib {
-    const ws_inst *in;
+    ws_inst in;
     uint64_t ready;   /* cycle from which it can issue (fetch + decode done) */
     uint64_t regbits; /* bit (reg & 63) of every source and destination */
     uint32_t mask;    /* active lanes (from the divergence mechanism) */
@@ -92,6 +94,7 @@ typedef struct sim_warp {
     uint64_t age;        /* launch order (GTO, two-level) */
     uint64_t fetch_free; /* no fetch before this cycle (SIM_NEVER: waits for an I-cache fill) */
     uint64_t fetch_line; /* l1i line it waits for (UINT64_MAX: for a free MSHR) */
+    uint32_t ic_slot;    /* I-cache slot (set * ways + way) of its last hit: checked first */
 } sim_warp;
 
 typedef struct sim_cta_slot {
@@ -253,7 +256,18 @@ void sim_units_free(sim_sm *sm);
 void sim_decode_table(sim_gpu *g);
 /* Index of a free resource of pool p for scheduler s at now, or -1 (then
  * *retry gets the earliest cycle one frees). */
-int sim_pool_find(const sim_pool *p, uint32_t s, uint64_t now, uint64_t *retry);
+static inline int sim_pool_find(const sim_pool *p, uint32_t s, uint64_t now, uint64_t *retry)
+{
+    uint64_t soonest = SIM_NEVER;
+    for (uint32_t i = p->first[s], end = p->first[s] + p->count[s]; i < end; i++) {
+        if (p->free_at[i] <= now)
+            return (int)i;
+        if (p->free_at[i] < soonest)
+            soonest = p->free_at[i];
+    }
+    *retry = soonest;
+    return -1;
+}
 int sim_pool_init(sim_pool *p, uint32_t n, uint32_t nsched, ge_err *e);
 
 /* ---- operand collector (opcoll.c) ---- */

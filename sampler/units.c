@@ -51,19 +51,6 @@ int sim_pool_init(sim_pool *p, uint32_t n, uint32_t nsched, ge_err *e)
     return 0;
 }
 
-int sim_pool_find(const sim_pool *p, uint32_t s, uint64_t now, uint64_t *retry)
-{
-    uint64_t soonest = SIM_NEVER;
-    for (uint32_t i = p->first[s], end = p->first[s] + p->count[s]; i < end; i++) {
-        if (p->free_at[i] <= now)
-            return (int)i;
-        if (p->free_at[i] < soonest)
-            soonest = p->free_at[i];
-    }
-    *retry = soonest;
-    return -1;
-}
-
 int sim_units_init(sim_gpu *g, sim_sm *sm, ge_err *e)
 {
     for (int u = 0; u < ISA_UNIT_COUNT; u++)
