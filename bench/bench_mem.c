@@ -64,7 +64,7 @@ static int run(const gpu_config *cfg, int random, uint32_t sms, uint32_t active,
                uint64_t lines)
 {
     ge_err e;
-    sim_mem_options o = {active, active ? 1 : 0};
+    sim_mem_options o = {.active_sms = active, .background = active ? 1 : 0};
     sim_mem *m = sim_mem_create("detailed", cfg, &o, &e);
     if (!m) {
         fprintf(stderr, "bench_mem: %s\n", e.msg);

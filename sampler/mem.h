@@ -99,6 +99,13 @@ struct sim_mem_options {
     int background;          /* 0: none; 1: the other SMs' traffic, as a few weighted
                               * mirrors per active SM (cheap); 2: one mirror per
                               * other SM (exact, slow) -- see mem_detailed.c */
+    /* Optional (may be NULL): 1 if `line` (l1d-line address) holds data the
+     * other SMs access too (e.g. touched by more than one CTA of the
+     * sample).  Background copies of accesses to such lines, and of every
+     * atomic, go to the same line instead of a private shifted one, so they
+     * share its L2 line, slice and serialisation. */
+    int (*shared_line)(void *ctx, uint64_t line);
+    void *shared_ctx;
 };
 
 /* Create by name ("detailed", "perfect"); o may be NULL (all SMs).  The

@@ -37,7 +37,11 @@
  *     side, the L2 slice's port and the DRAM data bus w_j times as long (and
  *     its ACT the activate window w_j x tRRD); see noc.h, l2.h, dram.h.  The
  *     background's simulation cost is thus O(A x M), not O(sm_count).
- * Mirror j of a line L is ((L + j) mod 2^MEM_SHADOW_BIT) + j * 2^MEM_SHADOW_BIT:
+ * Atomics, and accesses to lines options.shared_line() says other SMs use
+ * too, are mirrored on the same line: atomics on shared counters and
+ * histograms cost their serialisation on the owning slice, and shared data
+ * hits in L2 as it does when every SM reads it.  Otherwise
+ * mirror j of a line L is ((L + j) mod 2^MEM_SHADOW_BIT) + j * 2^MEM_SHADOW_BIT:
  * the same sector mask and kind, in an address region no real data uses,
  * so it lands on other slices, channels, banks and rows (the slice and bank
  * hashes fold the high bits; the +j moves it under the linear map too) and
@@ -103,6 +107,8 @@ typedef struct md {
     uint32_t *mfirst, *nmirror;
     uint16_t shadow_weight[MEM_BG_MAX_MIRRORS + 2]; /* by mirror index k (for write-backs) */
     uint32_t in_ratio;        /* access masks: l1d sectors -> L2 sectors */
+    int (*shared_line)(void *ctx, uint64_t line); /* sim_mem_options */
+    void *shared_ctx;
     pktq *backlog;            /* [nsm]: shadow requests waiting for their port's queue */
     uint64_t f_core, f[DOM_N];
     uint64_t next[DOM_N];     /* earliest tick with work (lower bound) */
@@ -324,13 +330,18 @@ static sim_mem_status md_access(sim_mem *sm, int smi, const sim_mem_access *a, u
     uint64_t ready = clk_convert(send_at, m->f_core, m->f[DOM_ICNT]);
     for (int i = 0; i < nout; i++) {
         mem_pkt p = out[i];
+        /* Atomics and lines the caller says are shared: the other SMs use
+         * the same line (hot-spot contention, shared L2 hits). */
+        int same_line = p.kind == PKT_ATOMIC ||
+                        (m->nmirror[s] && m->shared_line && m->shared_line(m->shared_ctx, p.line));
         p.sm = (uint16_t)s;
         p.slice = (uint16_t)addrmap_slice(&m->am, p.line);
         p.ready = ready;
         noc_push(&m->req, s, &p);
         for (uint32_t k = 0; k < m->nmirror[s]; k++) {
             mem_pkt q = out[i];
-            q.line = shadow_line(q.line, k + 1);
+            if (!same_line)
+                q.line = shadow_line(q.line, k + 1);
             q.sm = (uint16_t)mir[k];
             q.slice = (uint16_t)addrmap_slice(&m->am, q.line);
             q.flags |= PKT_F_SHADOW;
@@ -487,6 +498,8 @@ static void set_mirrors(md *m, uint32_t active, int background)
 static void md_set_sampling(sim_mem *sm, const sim_mem_options *o)
 {
     md *m = (md *)sm;
+    m->shared_line = o ? o->shared_line : NULL;
+    m->shared_ctx = o ? o->shared_ctx : NULL;
     uint32_t active = o && o->active_sms && o->active_sms < m->nsm ? o->active_sms : m->nsm;
     set_mirrors(m, active, o ? o->background : 0);
 }
@@ -658,6 +671,8 @@ sim_mem *sim_mem_detailed_create(const gpu_config *cfg, const sim_mem_options *o
                       m->shadow_weight,
                       MEM_BG_MAX_MIRRORS};
     set_mirrors(m, active, o ? o->background : 0);
+    m->shared_line = o ? o->shared_line : NULL;
+    m->shared_ctx = o ? o->shared_ctx : NULL;
     for (uint32_t i = 0; i < m->nchan; i++)
         if (m->chan[i].wake < m->next[DOM_DRAM])
             m->next[DOM_DRAM] = m->chan[i].wake;

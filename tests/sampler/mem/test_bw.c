@@ -251,7 +251,7 @@ static void sampled_case(const gpu_config *g, const run_out *full, uint32_t a, i
 {
     uint32_t n = g->gpu.sm_count;
     run_out samp;
-    sim_mem_options o = {a, background};
+    sim_mem_options o = {.active_sms = a, .background = background};
     run_stream(g, &o, a, 32, 4, LINES_SAMPLED, &samp);
     double lf = full->r.lat_sum / full->r.loads, ls = samp.r.lat_sum / samp.r.loads;
     double bf = full->r.loads / full->r.cycles / n, bs = samp.r.loads / samp.r.cycles / a;
@@ -278,7 +278,7 @@ static void test_sampled_vs_full(void **st)
     sampled_case(&g, &full, 1, 1, 0.05);
     sampled_case(&g, &full, 20, 1, 0.05);
     /* the test has teeth: without the background the 8 SMs run much faster */
-    sim_mem_options o2 = {a, 0};
+    sim_mem_options o2 = {.active_sms = a, .background = 0};
     run_stream(&g, &o2, a, 32, 4, LINES_SAMPLED, &alone);
     double ba = alone.r.loads / alone.r.cycles / a, bf = full.r.loads / full.r.cycles / n;
     double la = alone.r.lat_sum / alone.r.loads, lf = full.r.lat_sum / full.r.loads;

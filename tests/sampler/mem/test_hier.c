@@ -379,6 +379,51 @@ static void test_atomics_serialised(void **st)
     m->ops->destroy(m);
 }
 
+/* Atomics on one hot line: in sampled mode the background's copies go to
+ * the same line, so the slice serialises all SMs' atomics as in a full run. */
+typedef struct hot {
+    uint64_t n;
+} hot;
+
+static int gen_hot(void *ctx, uint32_t sm, uint32_t warp, uint64_t i, drv_op *op)
+{
+    (void)sm, (void)warp;
+    if (i >= ((hot *)ctx)->n)
+        return 0;
+    memset(op, 0, sizeof *op);
+    op->line = 4242;
+    op->sectors = 0x1;
+    op->kind = SIM_MEM_ATOMIC;
+    return 1;
+}
+
+static uint64_t hot_cycles(const gpu_config *g, uint32_t nsm, const sim_mem_options *o)
+{
+    sim_mem *m = make(g, o);
+    hot h = {16};
+    drv_cfg c = {nsm, 2, 2, 1, gen_hot, &h, 0, 0};
+    drv_result r;
+    ge_err e;
+    if (drv_run(m, &c, &r, &e))
+        fail_msg("%s", e.msg);
+    m->ops->destroy(m);
+    return r.cycles;
+}
+
+static void test_sampled_atomics_hotspot(void **st)
+{
+    (void)st;
+    gpu_config g;
+    load_cfg("v100", &g);
+    uint64_t full = hot_cycles(&g, g.gpu.sm_count, NULL);
+    sim_mem_options ob = {.active_sms = 1, .background = 1}, on = {.active_sms = 1, .background = 0};
+    uint64_t samp = hot_cycles(&g, 1, &ob), alone = hot_cycles(&g, 1, &on);
+    printf("hot-line atomics: full %llu cycles, 1 SM + background %llu, 1 SM alone %llu\n",
+           (unsigned long long)full, (unsigned long long)samp, (unsigned long long)alone);
+    assert_true(samp > 0.85 * full && samp < 1.15 * full);
+    assert_true(alone < 0.7 * full); /* latency-bound alone; the full run is serialised */
+}
+
 static void test_const_and_boundary(void **st)
 {
     (void)st;
@@ -430,7 +475,7 @@ static void test_config_errors(void **st)
     assert_null(sim_mem_create("detailed", &g, NULL, &e));
     assert_non_null(strstr(e.msg, "l2.slices"));
     load_cfg("v100", &g);
-    sim_mem_options o = {200, 1};
+    sim_mem_options o = {.active_sms = 200, .background = 1};
     assert_null(sim_mem_create("detailed", &g, &o, &e));
     assert_non_null(strstr(e.msg, "active_sms"));
     assert_null(sim_mem_create("ideal", &g, NULL, &e));
@@ -499,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_mshr_merge_full_bypass),
         cmocka_unit_test(test_atomics),
         cmocka_unit_test(test_atomics_serialised),
+        cmocka_unit_test(test_sampled_atomics_hotspot),
         cmocka_unit_test(test_const_and_boundary),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_determinism),
