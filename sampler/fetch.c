@@ -10,8 +10,9 @@
  * lookup (sim_dec) plus the register summary the scoreboard uses, done
  * once per instruction here.
  *
- * I-cache: set-associative, LRU, sized by the l1i keys; one lookup per warp
- * and line per cycle.  A hit makes the instructions issuable after
+ * I-cache: the memory side's generic set-associative tag array (cache.h)
+ * with the l1i geometry and replacement policy; one lookup per warp and
+ * line per cycle.  A hit makes the instructions issuable after
  * l1i.latency_cycles (at least the next cycle).  A miss takes one of
  * l1i.mshr_entries fill slots (misses to a line already being filled
  * merge; with no MSHR key the cache blocks on one miss); the fill is read
@@ -30,30 +31,21 @@
 int sim_icache_init(sim_gpu *g, sim_icache *ic, ge_err *e)
 {
     const gpu_config *c = &g->cfg;
-    ic->sets = c->l1i.sets;
-    ic->ways = c->l1i.ways;
     ic->nmshr = c->l1i.mshr_entries ? c->l1i.mshr_entries : 1;
     ic->parts = c->l1i.line_bytes > c->l1d.line_bytes ? c->l1i.line_bytes / c->l1d.line_bytes : 1;
-    ic->tag = ge_calloc((size_t)ic->sets * ic->ways, sizeof *ic->tag, e);
-    ic->stamp = ge_calloc((size_t)ic->sets * ic->ways, sizeof *ic->stamp, e);
+    if (cache_init(&ic->tags, &c->l1i, 1, e))
+        return ge_err_prefix(e, "l1i");
     ic->mshr = ge_calloc(ic->nmshr, sizeof *ic->mshr, e);
-    if (!ic->tag || !ic->stamp || !ic->mshr)
-        return -1;
-    sim_icache_flush(ic);
-    return 0;
+    return ic->mshr ? 0 : -1;
 }
 
 void sim_icache_free(sim_icache *ic)
 {
-    free(ic->tag);
-    free(ic->stamp);
+    cache_free(&ic->tags);
     free(ic->mshr);
 }
 
-void sim_icache_flush(sim_icache *ic)
-{
-    memset(ic->tag, 0, (size_t)ic->sets * ic->ways * sizeof *ic->tag);
-}
+void sim_icache_flush(sim_icache *ic) { cache_invalidate_all(&ic->tags); }
 
 /* Offer the unsent parts of fill m; stops at the first refusal. */
 static void ifill_send(sim_gpu *g, sim_sm *sm, uint32_t m, uint64_t now)
@@ -84,21 +76,14 @@ static void ifill_send(sim_gpu *g, sim_sm *sm, uint32_t m, uint64_t now)
 static int icache_lookup(sim_gpu *g, sim_sm *sm, sim_warp *wp, uint64_t line, uint64_t now, uint64_t *line_wait)
 {
     sim_icache *ic = &sm->ic;
-    if (ic->tag[wp->ic_slot] == line + 1) { /* the warp's last line: usually still there */
-        ic->stamp[wp->ic_slot] = ++ic->clock;
+    cache *c = &ic->tags;
+    int slot = c->tag[wp->ic_slot] == line ? (int)wp->ic_slot : cache_find(c, line); /* the warp's last line first */
+    if (slot >= 0 && c->valid[slot]) {
+        cache_touch(c, (uint32_t)slot);
+        wp->ic_slot = (uint32_t)slot;
         g->act.c[ACT_ICACHE_HITS]++;
         return 1;
     }
-    size_t base = (line % ic->sets) * ic->ways;
-    uint64_t *tag = ic->tag + base;
-    uint64_t *stamp = ic->stamp + base;
-    for (uint32_t i = 0; i < ic->ways; i++)
-        if (tag[i] == line + 1) {
-            stamp[i] = ++ic->clock;
-            wp->ic_slot = (uint32_t)(base + i);
-            g->act.c[ACT_ICACHE_HITS]++;
-            return 1;
-        }
     g->act.c[ACT_ICACHE_MISSES]++;
     int free_slot = -1;
     for (uint32_t i = 0; i < ic->nmshr; i++) {
@@ -132,21 +117,14 @@ void sim_fetch_fill(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now)
     sm->loads_out--;
     if (--f->left)
         return;
-    /* install (LRU victim) and wake the warps waiting for it or for an MSHR */
+    /* install (l1i.allocate = on fill) and wake the warps waiting for it or for an MSHR */
     uint64_t line = f->line;
-    uint64_t *tag = ic->tag + (line % ic->sets) * ic->ways;
-    uint64_t *stamp = ic->stamp + (line % ic->sets) * ic->ways;
-    uint32_t v = 0;
-    for (uint32_t i = 0; i < ic->ways; i++) {
-        if (tag[i] == 0) {
-            v = i;
-            break;
-        }
-        if (stamp[i] < stamp[v])
-            v = i;
-    }
-    tag[v] = line + 1;
-    stamp[v] = ++ic->clock;
+    cache *c = &ic->tags;
+    int slot = cache_find(c, line);
+    if (slot < 0 && (slot = cache_victim(c, line)) >= 0)
+        cache_install(c, (uint32_t)slot, line, NULL);
+    if (slot >= 0)
+        c->valid[slot] = c->full;
     f->used = 0;
     for (uint32_t w = 0; w < g->cfg.sm.max_warps; w++) {
         sim_warp *wp = &sm->warp[w];

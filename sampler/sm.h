@@ -23,6 +23,7 @@
 
 #include <stdint.h>
 
+#include "cache.h"
 #include "coalesce.h"
 #include "kresult.h"
 #include "mem.h"
@@ -165,11 +166,9 @@ typedef struct sim_ifill {
 } sim_ifill;
 
 typedef struct sim_icache {
-    uint64_t *tag;       /* sets * ways, line+1 (0 = invalid) */
-    uint64_t *stamp;     /* LRU */
-    uint64_t clock;
+    cache tags;          /* the generic tag array (cache.h), l1i geometry and policy */
     sim_ifill *mshr;
-    uint32_t sets, ways, nmshr;
+    uint32_t nmshr;
     uint32_t parts;      /* memory accesses per l1i line */
     uint32_t unsent;     /* fills with parts still to offer */
 } sim_icache;

@@ -184,6 +184,42 @@ static void test_rf_bank_conflicts(void **st)
     assert_int_equal((int)a.act.c[ACT_RF_BANK_CONFLICTS], 100);
 }
 
+/* Straight-line code: every 128-byte line (8 instructions) misses once per
+ * SM, and each miss stalls the warp for a fill (ICOLD under perfect memory):
+ * an independent INT stream of 200 instructions plus EXIT touches 26 lines. */
+static void test_icache(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    synth_config("test_volta.cfg", &cfg);
+    chain p = {200, ISA_OP_INT_ALU, 0, 3, -1, 0};
+    synth_kernel k;
+    synth_kernel_init(&k, "straight", 2, 32, 64, 0, gen_chain, &p);
+    kresult r;
+    sim_options o = perfect();
+    synth_pc_period = 1000;
+    run_ok(&cfg, &o, &k, &r);
+    synth_pc_period = 8;
+    assert_int_equal((int)r.act.c[ACT_ICACHE_MISSES], 2 * 26); /* two CTAs on two SMs */
+    assert_true(r.act.c[ACT_ICACHE_HITS] > 0);
+    assert_true(r.cycles > 26 * ICOLD);
+    assert_true(r.stall[KR_IDLE] > 26 * (ICOLD - 1));
+    /* a two-line loop: 2 misses per SM, unless the I-cache holds one line,
+     * where every line change misses (200/8 + 1 = 26 per SM) and costs time */
+    kresult big, small;
+    synth_pc_period = 16;
+    run_ok(&cfg, &o, &k, &big);
+    ge_err e;
+    if (gcfg_set(&cfg, "l1i.size_bytes", "128", &e) || gcfg_set(&cfg, "l1i.sets", "1", &e) ||
+        gcfg_set(&cfg, "l1i.ways", "1", &e) || gcfg_validate(&cfg, &e))
+        fail_msg("%s", e.msg);
+    run_ok(&cfg, &o, &k, &small);
+    synth_pc_period = 8;
+    assert_int_equal((int)big.act.c[ACT_ICACHE_MISSES], 2 * 2);
+    assert_int_equal((int)small.act.c[ACT_ICACHE_MISSES], 2 * 26);
+    assert_true(small.cycles > big.cycles + 20 * ICOLD);
+}
+
 /* ---- memory ---- */
 
 typedef struct memprog {
@@ -440,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_independent_unit_bound),
         cmocka_unit_test(test_dual_issue),
         cmocka_unit_test(test_rf_bank_conflicts),
+        cmocka_unit_test(test_icache),
         cmocka_unit_test(test_pointer_chase_perfect),
         cmocka_unit_test(test_shared_bank_conflicts),
         cmocka_unit_test(test_barrier),
