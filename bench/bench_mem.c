@@ -72,7 +72,7 @@ static int run(const gpu_config *cfg, int random, uint32_t sms, uint32_t active,
     }
     uint32_t nsect = cfg->l1d.size_bytes ? cfg->l1d.line_bytes / cfg->l1d.sector_bytes : 4;
     pat p = {random, active ? active : sms, warps, lines, nsect >= 32 ? UINT32_MAX : (1u << nsect) - 1, nsect};
-    drv_cfg c = {p.nsm, warps, depth, 1, gen, &p, 0, 0};
+    drv_cfg c = {p.nsm, warps, depth, 1, gen, &p, 0, 0, 0};
     drv_result r;
     double t0 = cpu_s();
     int rc = drv_run(m, &c, &r, &e);

@@ -13,6 +13,9 @@
 
 #include "noc.h"
 
+/* serve(): the head waits for destination credits (returned by noc_pop). */
+#define NOC_WAIT_CREDITS (UINT64_MAX - 1)
+
 int noc_init(noc *n, uint32_t nsrc, uint32_t ndst, int to_slices, uint32_t rate, uint32_t latency,
              uint32_t src_flits, uint32_t src_pkts, uint32_t dst_flits, ge_err *e)
 {
@@ -35,7 +38,9 @@ int noc_init(noc *n, uint32_t nsrc, uint32_t ndst, int to_slices, uint32_t rate,
     n->dst = ge_calloc(ndst, sizeof *n->dst, e);
     n->credits = ge_calloc(ndst, sizeof *n->credits, e);
     n->busy = ge_calloc(n->nwords, sizeof *n->busy, e);
-    if (!n->src || !n->src_flits || !n->in_free || !n->out_free || !n->dst || !n->credits || !n->busy)
+    n->src_wake = ge_calloc(nsrc, sizeof *n->src_wake, e);
+    if (!n->src || !n->src_flits || !n->in_free || !n->out_free || !n->dst || !n->credits || !n->busy ||
+        !n->src_wake)
         goto fail;
     for (uint32_t s = 0; s < nsrc; s++)
         if (pktq_init(&n->src[s], n->src_pkts_max, e))
@@ -67,6 +72,7 @@ void noc_free(noc *n)
     free(n->dst);
     free(n->credits);
     free(n->busy);
+    free(n->src_wake);
     memset(n, 0, sizeof *n);
 }
 
@@ -75,6 +81,8 @@ void noc_push(noc *n, uint32_t s, const mem_pkt *p)
     pktq_push(&n->src[s], p);
     n->src_flits[s] += p->flits;
     n->busy[s >> 6] |= 1ull << (s & 63);
+    if (p->ready < n->src_wake[s] || n->src[s].n == 1)
+        n->src_wake[s] = p->ready;
     if (p->ready < n->wake)
         n->wake = p->ready;
 }
@@ -83,6 +91,7 @@ void noc_pop(noc *n, uint32_t d)
 {
     n->credits[d] += pktq_head(&n->dst[d])->flits;
     pktq_pop(&n->dst[d]);
+    n->credit_epoch++;
 }
 
 /* Try to send source s's packets at tick now; returns the tick from which
@@ -108,7 +117,7 @@ static uint64_t serve(noc *n, uint32_t s, uint64_t now)
         if (start >= tick_end)
             return start / n->rate;
         if (n->credits[d] < p->flits)
-            return now + 1;
+            return NOC_WAIT_CREDITS;
         /* A weighted (background) packet stands for `weight` packets on the
          * L2-slice side of the crossbar: it holds that port weight times as
          * long; its SM-side port, one SM's, only for its own flits. */
@@ -136,8 +145,9 @@ void noc_tick(noc *n, uint64_t now)
     if (now < n->wake)
         return;
     uint64_t wake = UINT64_MAX;
-    uint32_t start = n->rr;
-    n->rr = n->rr + 1 == n->nsrc ? 0 : n->rr + 1;
+    /* Round robin by tick number, so arbitration does not depend on which
+     * idle ticks were skipped. */
+    uint32_t start = (uint32_t)(now % n->nsrc);
     /* Visit busy sources start, start+1, ..., wrapping around. */
     for (int pass = 0; pass < 2; pass++) {
         uint32_t lo = pass == 0 ? start : 0, hi = pass == 0 ? n->nsrc : start;
@@ -150,11 +160,24 @@ void noc_tick(noc *n, uint64_t now)
                 bits &= bits - 1;
                 if (s >= hi)
                     break;
+                /* A source blocked on its ports sleeps until they free; one
+                 * blocked on credits is looked at again once some were
+                 * returned (any destination: cheap and safe). */
+                if (n->src_wake[s] > now && !(n->src_wake[s] == NOC_WAIT_CREDITS && n->credit_seen != n->credit_epoch)) {
+                    uint64_t t = n->src_wake[s] == NOC_WAIT_CREDITS ? now + 1 : n->src_wake[s];
+                    if (t < wake)
+                        wake = t;
+                    continue;
+                }
                 uint64_t t = serve(n, s, now);
+                n->src_wake[s] = t;
+                if (t == NOC_WAIT_CREDITS)
+                    t = now + 1;
                 if (t < wake)
                     wake = t;
             }
         }
     }
+    n->credit_seen = n->credit_epoch;
     n->wake = wake > now ? wake : now + 1;
 }

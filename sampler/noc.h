@@ -12,8 +12,9 @@
  *    1-flit/cycle port holds both its input and its output port for 5 ticks
  *    and a read request of 1 flit for one.
  *  - Arbitration: every tick the sources with a packet are visited in
- *    round-robin order (the start rotates by one per tick, so no port is
- *    favoured); a source's head packet goes if its output port and its own
+ *    round-robin order (the start is the tick number mod the number of
+ *    sources, so no port is favoured and skipped idle ticks change nothing);
+ *    a source's head packet goes if its output port and its own
  *    input port have a free slot in this tick and the destination buffer has
  *    credits for all its flits.  A blocked head blocks its source (FIFO
  *    injection queue, head-of-line blocking as in a simple input-queued
@@ -29,6 +30,8 @@
  * (and their SM-side port once), so the slices see the bandwidth demand of
  * w SMs while the simulator moves one packet.
  *
+ * A source whose head is blocked sleeps: until its ports free up, or (when
+ * blocked on credits) until some destination returns credits.
  * All sizes are fixed at creation; nothing is allocated per packet.
  */
 #ifndef SIM_NOC_H
@@ -52,8 +55,9 @@ typedef struct noc {
     pktq *dst;           /* [ndst] destination buffers; pkt.ready = arrival tick */
     uint32_t *credits;   /* [ndst] free flits in each destination buffer */
     uint64_t *busy;      /* bitmap of sources with packets */
+    uint64_t *src_wake;  /* [nsrc] tick from which a busy source is worth looking at */
     uint32_t nwords;
-    uint32_t rr;
+    uint64_t credit_epoch, credit_seen; /* credits returned (noc_pop count); value at the last tick */
     uint64_t wake;       /* earliest tick noc_tick has work */
     /* Called for every packet put into a destination buffer (may be NULL). */
     void (*on_arrive)(void *ctx, uint32_t dst, uint64_t tick);

@@ -140,7 +140,7 @@ int drv_run(sim_mem *m, const drv_cfg *c, drv_result *r, ge_err *e)
                 }
             }
         }
-        now = retry || nready ? now + 1 : m->ops->next_event(m, now);
+        now = retry || nready || c->no_skip ? now + 1 : m->ops->next_event(m, now);
         if (now == UINT64_MAX)
             break;
     }

@@ -32,6 +32,7 @@ typedef struct drv_cfg {
     void *ctx;
     uint64_t start;          /* first core cycle */
     uint64_t max_cycles;     /* give up after this many (0 = 1e9) */
+    int no_skip;             /* 1: call cycle() every cycle instead of jumping to next_event */
 } drv_cfg;
 
 typedef struct drv_result {

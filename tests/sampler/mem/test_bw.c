@@ -178,7 +178,7 @@ static void run_stream(const gpu_config *g, const sim_mem_options *o, uint32_t n
         fail_msg("%s", e.msg);
     uint32_t ns = g->l1d.size_bytes ? g->l1d.line_bytes / g->l1d.sector_bytes : 1;
     stream s = {nsm, warps, lines, ns >= 32 ? UINT32_MAX : (1u << ns) - 1, 0};
-    drv_cfg c = {nsm, warps, depth, 1, gen_stream, &s, 0, 0};
+    drv_cfg c = {nsm, warps, depth, 1, gen_stream, &s, 0, 0, 0};
     if (drv_run(m, &c, &out->r, &e))
         fail_msg("%s", e.msg);
     act_clear(&out->a);
