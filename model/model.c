@@ -213,7 +213,6 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         mpl.row_hit = rh_stream * (spl - 1) / 3.0;
     }
     mp = &mpl;
-    double dram_eff = mp->dram_efficiency > 0 ? mp->dram_efficiency : mm_dram_efficiency(cfg, mp->row_hit, spl);
     mm_path path;
     mm_latencies(cfg, mp, &path);
 
@@ -230,6 +229,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double fill = store_lines > 0 ? (store_sec + atom_sec) / (4 * store_lines) : 0;
     double dram_write_sec = pk->store_footprint_lines * (ctas / (pk->nctas ? pk->nctas : 1)) * 4 * fill * spill;
     double dram_bytes = (dram_read_sec + dram_write_sec) * 32.0;
+    double wfrac = dram_read_sec + dram_write_sec > 0 ? dram_write_sec / (dram_read_sec + dram_write_sec) : 0;
+    double dram_eff = mp->dram_efficiency > 0 ? mp->dram_efficiency : mm_dram_efficiency(cfg, mp->row_hit, spl, wfrac);
     double l2_sec = l1_miss_sec + store_sec + atom_sec;
     double load_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD);
     double miss_lines_per_warp = t.warps > 0 ? load_lines * (1 - h1) / t.warps : 0;

@@ -23,7 +23,7 @@ void mm_l2_hits(const profile *p, uint32_t k, const gpu_config *cfg, double conc
                 double *store);
 void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m);
 /* Sustainable fraction of peak DRAM bandwidth for accesses of `spl` sectors
- * each, with row-buffer hit rate rh. */
-double mm_dram_efficiency(const gpu_config *cfg, double rh, double spl);
+ * each, with row-buffer hit rate rh and a share wfrac of writes. */
+double mm_dram_efficiency(const gpu_config *cfg, double rh, double spl, double wfrac);
 
 #endif

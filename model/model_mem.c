@@ -140,11 +140,15 @@ void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m)
  * s bursts of data-bus time; with probability (1 - rh) it first needs a row
  * activation, and activations are limited to min(banks / tRC, 1 / tRRD,
  * 4 / tFAW) per DRAM cycle (bank cycle time, activate-to-activate, the
- * four-activate window).  The access takes the longer of the two, and
- * refresh takes tRFC of every tREFI.  (Standard DRAM bandwidth reasoning,
- * e.g. Jacob, Ng & Wang, "Memory Systems", ch. 11-13.)
+ * four-activate window).  The access takes the longer of the two.  Mixing
+ * reads and writes turns the data bus around: write-to-read costs
+ * tWL + burst + tWTR, read-to-write tCL + burst + 2 - tWL; a row-hit-first
+ * scheduler serves a row's run of same-type requests together, so a switch
+ * happens about 2 w (1 - w) times per run of 1 / (1 - rh) accesses, w being
+ * the write share.  Refresh takes tRFC of every tREFI.  (Standard DRAM
+ * bandwidth reasoning, e.g. Jacob, Ng & Wang, "Memory Systems", ch. 11-13.)
  */
-double mm_dram_efficiency(const gpu_config *cfg, double rh, double spl)
+double mm_dram_efficiency(const gpu_config *cfg, double rh, double spl, double wfrac)
 {
     const double burst = (double)cfg->dram.burst_length / cfg->dram.data_rate; /* DRAM cycles per burst */
     double act = (double)cfg->dram.banks / (cfg->dram.tRC ? cfg->dram.tRC : 1);
@@ -156,7 +160,10 @@ double mm_dram_efficiency(const gpu_config *cfg, double rh, double spl)
         spl = 1;
     double data = spl * burst;
     double need = (1 - rh) / act;
-    double e = data / (data > need ? data : need);
+    double turn = 0.5 * ((cfg->dram.tWL + burst + cfg->dram.tWTR) + (cfg->dram.tCL + burst + 2.0 - cfg->dram.tWL));
+    double run = rh < 1 ? 1.0 / (1.0 - rh) : 64.0;
+    double switches = 2.0 * wfrac * (1.0 - wfrac) / run;
+    double e = data / ((data > need ? data : need) + switches * turn);
     if (cfg->dram.tREFI)
         e *= 1.0 - (double)cfg->dram.tRFC / cfg->dram.tREFI;
     return e;
