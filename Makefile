@@ -24,7 +24,7 @@ build: deps
 	@cmake --build $(BUILD) -j$(JOBS)
 
 run: build
-	./$(BUILD)/gpuest stats tests/data/traces/vectoradd_sm80/kernelslist.g
+	./$(BUILD)/gpuest estimate
 
 test-release: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
