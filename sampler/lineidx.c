@@ -13,9 +13,8 @@ int lineidx_init(lineidx *x, uint32_t max_entries, ge_err *e)
         cap <<= 1, bits++;
     x->mask = cap - 1;
     x->shift = 64 - bits;
-    x->key = ge_malloc(cap * sizeof *x->key, e);
-    x->val = ge_malloc(cap * sizeof *x->val, e);
-    if (!x->key || !x->val) {
+    x->s = ge_malloc(cap * sizeof *x->s, e);
+    if (!x->s) {
         lineidx_free(x);
         return -1;
     }
@@ -25,43 +24,40 @@ int lineidx_init(lineidx *x, uint32_t max_entries, ge_err *e)
 
 void lineidx_free(lineidx *x)
 {
-    free(x->key);
-    free(x->val);
-    x->key = NULL;
-    x->val = NULL;
+    free(x->s);
+    x->s = NULL;
 }
 
 void lineidx_clear(lineidx *x)
 {
     for (uint32_t i = 0; i <= x->mask; i++)
-        x->val[i] = -1;
+        x->s[i].val = -1, x->s[i].key = 0, x->s[i].unused = 0;
 }
 
 void lineidx_put(lineidx *x, uint64_t key, int32_t v)
 {
     uint32_t h = lineidx_home(x, key);
-    while (x->val[h] >= 0)
+    while (x->s[h].val >= 0)
         h = (h + 1) & x->mask;
-    x->key[h] = key;
-    x->val[h] = v;
+    x->s[h].key = key;
+    x->s[h].val = v;
 }
 
 void lineidx_del(lineidx *x, uint64_t key)
 {
     uint32_t h = lineidx_home(x, key);
-    while (x->key[h] != key || x->val[h] < 0)
+    while (x->s[h].key != key || x->s[h].val < 0)
         h = (h + 1) & x->mask;
     /* Backward shift: pull later members of the cluster into the hole unless
      * their home lies cyclically in (hole, j]. */
     uint32_t hole = h;
-    for (uint32_t j = (hole + 1) & x->mask; x->val[j] >= 0; j = (j + 1) & x->mask) {
-        uint32_t home = lineidx_home(x, x->key[j]);
+    for (uint32_t j = (hole + 1) & x->mask; x->s[j].val >= 0; j = (j + 1) & x->mask) {
+        uint32_t home = lineidx_home(x, x->s[j].key);
         int stays = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
         if (!stays) {
-            x->key[hole] = x->key[j];
-            x->val[hole] = x->val[j];
+            x->s[hole] = x->s[j];
             hole = j;
         }
     }
-    x->val[hole] = -1;
+    x->s[hole].val = -1;
 }

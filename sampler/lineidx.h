@@ -7,8 +7,10 @@
  * half full, Fibonacci hashing (Knuth, TAOCP vol. 3, 6.4: multiply by
  * 2^64 / golden ratio and keep the top bits), and backward-shift deletion
  * (Knuth's Algorithm R), so removals leave no tombstones and probe sequences
- * stay short forever.  Keys and values sit in parallel arrays: a probe
- * touches the key array only.  Sized once; nothing is allocated per access.
+ * stay short forever.  Each slot holds key and value together (16 bytes),
+ * so a probe costs one cache line: lookups are memory-latency bound in a
+ * GPU-sized hierarchy (megabytes of tag state).  Sized once; nothing is
+ * allocated per access.
  */
 #ifndef SIM_LINEIDX_H
 #define SIM_LINEIDX_H
@@ -17,9 +19,14 @@
 
 #include "err.h"
 
+typedef struct lineidx_slot {
+    uint64_t key;
+    int32_t val;    /* -1: empty */
+    int32_t unused;
+} lineidx_slot;
+
 typedef struct lineidx {
-    uint64_t *key;
-    int32_t *val;   /* -1: empty */
+    lineidx_slot *s;
     uint32_t mask;
     int shift;      /* 64 - log2(capacity) */
 } lineidx;
@@ -38,10 +45,11 @@ static inline uint32_t lineidx_home(const lineidx *x, uint64_t key)
 static inline int32_t lineidx_get(const lineidx *x, uint64_t key)
 {
     for (uint32_t h = lineidx_home(x, key);; h = (h + 1) & x->mask) {
-        if (x->val[h] < 0)
+        const lineidx_slot *e = &x->s[h];
+        if (e->val < 0)
             return -1;
-        if (x->key[h] == key)
-            return x->val[h];
+        if (e->key == key)
+            return e->val;
     }
 }
 
