@@ -17,10 +17,16 @@
  * which runs in its own producer thread; the figure is the simulating
  * thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so emulation is not counted.
  *
- * Each item is classed memory-bound when the DRAM bandwidth utilisation of
- * the run is at least BENCH_MEMORY_BOUND_UTIL, else compute-bound; the
- * group figure is total warp instructions / total CPU seconds.  Targets
- * (issue 4): 2 M warp insts/s compute-bound, 0.5 M memory-bound.
+ * Each item is classed by what limits it in the simulation:
+ *   memory-bound   DRAM bandwidth utilisation >= BENCH_MEMORY_BOUND_UTIL;
+ *   compute-bound  otherwise, if the SM pipelines limit it: issued plus
+ *                  structural stalls (unit/LSU busy) make up at least
+ *                  BENCH_COMPUTE_BOUND_SHARE of the scheduler-cycles;
+ *   latency-bound  the rest (waiting on dependencies, memory latency,
+ *                  barriers, or idle: pointer chases, atomics, small grids).
+ * A group's figure is its total warp instructions / total CPU seconds, and
+ * "all" covers every item.  Targets (issue 4): 2 M warp insts/s
+ * compute-bound, 0.5 M memory-bound.
  *
  * usage: bench_sim [--quick] [--config NAME]... [--only ITEM] [--mem MODEL]
  *   --quick    small sizes (for a smoke run), synthetic + traces only
@@ -41,7 +47,8 @@
 #include "suite_source.h"
 #endif
 
-#define BENCH_MEMORY_BOUND_UTIL 0.30 /* DRAM busy fraction that marks a memory-bound run */
+#define BENCH_MEMORY_BOUND_UTIL 0.30   /* DRAM busy fraction that marks a memory-bound run */
+#define BENCH_COMPUTE_BOUND_SHARE 0.50 /* issued + structural share of scheduler-cycles: compute-bound */
 #define BENCH_MAX_KERNELS 4096
 
 static double thread_cpu(void)
@@ -256,8 +263,10 @@ typedef struct group {
 
 static const char *mem_model = "detailed";
 
-static int run_one(const char *cfgname, const char *item, ws_source *src, group *g_compute, group *g_memory,
-                   ge_err *e)
+enum { G_COMPUTE, G_MEMORY, G_LATENCY, G_ALL, G_COUNT };
+static const char *const group_names[G_COUNT] = {"compute-bound", "memory-bound", "latency-bound", "all"};
+
+static int run_one(const char *cfgname, const char *item, ws_source *src, group *groups, ge_err *e)
 {
     gpu_config cfg;
     if (gcfg_load_named(cfgname, &cfg, e))
@@ -279,29 +288,35 @@ static int run_one(const char *cfgname, const char *item, ws_source *src, group 
         free(res);
         return -1;
     }
-    double insts = 0, cycles = 0, bw = 0;
+    double insts = 0, cycles = 0, bw = 0, busy = 0, slots = 0;
     for (size_t i = 0; i < n; i++) {
         insts += res[i].warp_insts;
         cycles += res[i].cycles;
         bw += res[i].dram_bw_util * res[i].cycles;
+        busy += res[i].stall[KR_ISSUED] + res[i].stall[KR_STRUCTURAL];
+        slots += sim_stall_total(&res[i]);
     }
     bw = cycles > 0 ? bw / cycles : 0;
-    int memory = bw >= BENCH_MEMORY_BOUND_UTIL;
-    group *gr = memory ? g_memory : g_compute;
-    gr->insts += insts;
-    gr->secs += secs;
-    printf("%-8s %-22s %-7s %8zu %12.0f %12.0f %8.2f %6.2f %9.3f %12.0f\n", cfgname, item,
-           memory ? "memory" : "compute", n, insts, cycles, cycles > 0 ? insts / cycles : 0, bw, secs,
+    int cls = bw >= BENCH_MEMORY_BOUND_UTIL                                ? G_MEMORY
+              : slots > 0 && busy / slots >= BENCH_COMPUTE_BOUND_SHARE ? G_COMPUTE
+                                                                        : G_LATENCY;
+    groups[cls].insts += insts;
+    groups[cls].secs += secs;
+    groups[G_ALL].insts += insts;
+    groups[G_ALL].secs += secs;
+    static const char *const cls_names[] = {"compute", "memory", "latency"};
+    printf("%-8s %-22s %-7s %8zu %12.0f %12.0f %8.2f %6.2f %5.2f %9.3f %12.0f\n", cfgname, item, cls_names[cls], n,
+           insts, cycles, cycles > 0 ? insts / cycles : 0, bw, slots > 0 ? busy / slots : 0, secs,
            secs > 0 ? insts / secs : 0);
     fflush(stdout);
     free(res);
     return 0;
 }
 
-static int run_loaded(const char *cfgname, const char *item, msrc *m, group *gc, group *gm, ge_err *e)
+static int run_loaded(const char *cfgname, const char *item, msrc *m, group *groups, ge_err *e)
 {
     m->cur = 0;
-    return run_one(cfgname, item, &m->base, gc, gm, e);
+    return run_one(cfgname, item, &m->base, groups, e);
 }
 
 int main(int argc, char **argv)
@@ -333,10 +348,11 @@ int main(int argc, char **argv)
     if (!shared)
         shared = "../shared";
     ge_err e;
-    printf("%-8s %-22s %-7s %8s %12s %12s %8s %6s %9s %12s\n", "config", "item", "class", "kernels", "warp_insts",
-           "cycles", "ipc", "dram", "cpu_s", "winst/s");
+    printf("%-8s %-22s %-7s %8s %12s %12s %8s %6s %5s %9s %12s\n", "config", "item", "class", "kernels",
+           "warp_insts", "cycles", "ipc", "dram", "busy", "cpu_s", "winst/s");
     for (int c = 0; c < ncfg; c++) {
-        group gc = {0, 0}, gm = {0, 0};
+        group groups[G_COUNT];
+        memset(groups, 0, sizeof groups);
         /* synthetic */
         for (int stream = 0; stream < 2; stream++) {
             const char *name = stream ? "synth_stream" : "synth_fma";
@@ -345,7 +361,7 @@ int main(int argc, char **argv)
             msrc m;
             memset(&m, 0, sizeof m);
             uint32_t ctas = quick ? 64 : 640, iters = quick ? 16 : (stream ? 64 : 128);
-            if (synth_build(&m, stream, ctas, iters, &e) || run_loaded(configs[c], name, &m, &gc, &gm, &e)) {
+            if (synth_build(&m, stream, ctas, iters, &e) || run_loaded(configs[c], name, &m, groups, &e)) {
                 fprintf(stderr, "bench_sim: %s on %s: %s\n", name, configs[c], e.msg);
                 msrc_free(&m);
                 return 1;
@@ -368,7 +384,7 @@ int main(int argc, char **argv)
             }
             int rc = msrc_load(&m, src, &e);
             ws_close(src);
-            if (rc || run_loaded(configs[c], traces[t], &m, &gc, &gm, &e)) {
+            if (rc || run_loaded(configs[c], traces[t], &m, groups, &e)) {
                 fprintf(stderr, "bench_sim: %s on %s: %s\n", traces[t], configs[c], e.msg);
                 msrc_free(&m);
                 return 1;
@@ -390,10 +406,10 @@ int main(int argc, char **argv)
                 if (preload) { /* emulate first, then time the simulation alone (for profiling) */
                     msrc m;
                     memset(&m, 0, sizeof m);
-                    rc = msrc_load(&m, src, &e) || run_loaded(configs[c], (*w)->name, &m, &gc, &gm, &e);
+                    rc = msrc_load(&m, src, &e) || run_loaded(configs[c], (*w)->name, &m, groups, &e);
                     msrc_free(&m);
                 } else {
-                    rc = run_one(configs[c], (*w)->name, src, &gc, &gm, &e);
+                    rc = run_one(configs[c], (*w)->name, src, groups, &e);
                 }
                 ws_close(src);
                 if (rc) {
@@ -402,10 +418,13 @@ int main(int argc, char **argv)
                 }
             }
 #endif
-        printf("%-8s %-22s %-7s %8s %12.0f %12s %8s %6s %9.3f %12.0f\n", configs[c], "GROUP compute-bound", "", "",
-               gc.insts, "", "", "", gc.secs, gc.secs > 0 ? gc.insts / gc.secs : 0);
-        printf("%-8s %-22s %-7s %8s %12.0f %12s %8s %6s %9.3f %12.0f\n", configs[c], "GROUP memory-bound", "", "",
-               gm.insts, "", "", "", gm.secs, gm.secs > 0 ? gm.insts / gm.secs : 0);
+        for (int gi = 0; gi < G_COUNT; gi++) {
+            char label[40];
+            snprintf(label, sizeof label, "GROUP %s", group_names[gi]);
+            printf("%-8s %-22s %-7s %8s %12.0f %12s %8s %6s %5s %9.3f %12.0f\n", configs[c], label, "", "",
+                   groups[gi].insts, "", "", "", "", groups[gi].secs,
+                   groups[gi].secs > 0 ? groups[gi].insts / groups[gi].secs : 0);
+        }
     }
     return 0;
 }

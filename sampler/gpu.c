@@ -142,7 +142,10 @@ sim_gpu *sim_create(const gpu_config *cfg, const sim_options *o, ge_err *e)
     g->ib_cap = cfg->sm.ibuffer_entries;
     g->rf_banks_per_sched = cfg->sm.rf_banks / cfg->sm.schedulers;
     sim_decode_table(g);
-    sim_mem_options mo = {.active_sms = o->active_sms, .background = o->background};
+    sim_mem_options mo = {.active_sms = o->active_sms,
+                          .background = o->background,
+                          .shared_line = o->shared_line,
+                          .shared_ctx = o->shared_ctx};
     g->mem = sim_mem_create(o->mem_model ? o->mem_model : "detailed", cfg, &mo, e);
     if (!g->mem) {
         free(g);
@@ -187,7 +190,10 @@ int sim_set_sampling(sim_gpu *g, uint32_t active_sms, int background, ge_err *e)
         return ge_errf(e, "active_sms: %u exceeds gpu.sm_count %u", active_sms, g->cfg.gpu.sm_count);
     if (!g->mem->ops->set_sampling)
         return ge_errf(e, "memory model '%s' cannot change its sampling between kernels", g->mem->ops->name);
-    sim_mem_options mo = {.active_sms = active_sms, .background = background};
+    sim_mem_options mo = {.active_sms = active_sms,
+                          .background = background,
+                          .shared_line = g->opt.shared_line,
+                          .shared_ctx = g->opt.shared_ctx};
     g->mem->ops->set_sampling(g->mem, &mo);
     g->opt.active_sms = active_sms;
     g->opt.background = background;

@@ -40,7 +40,12 @@ typedef struct sim_options {
     const char *mem_model;  /* "detailed" (default when NULL) or "perfect" */
     const char *scheduler;  /* NULL = the config's sm.scheduler */
     uint32_t active_sms;    /* sampled mode: simulate only SMs [0, active_sms) (0 = all = full mode) */
-    int background;         /* sampled mode: the memory system represents the other SMs' traffic */
+    int background;         /* sampled mode: the memory system represents the other SMs' traffic
+                             * (1: weighted mirrors, 2: one mirror per other SM; see mem.h) */
+    /* Sampled mode, optional: 1 if `line` (l1d-line address) holds data other
+     * SMs touch too, so background traffic shares it (mem.h). */
+    int (*shared_line)(void *ctx, uint64_t line);
+    void *shared_ctx;
     uint64_t interval_cycles; /* > 0: call on_interval with the activity of every window */
     /* Called at the end of each window of interval_cycles core cycles (the
      * last window of a kernel may be shorter); `window` holds the activity
