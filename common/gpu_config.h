@@ -120,6 +120,7 @@ typedef struct gpu_config {
         uint32_t queue_entries;
         char scheduler[GCFG_NAME_MAX]; /* "frfcfs", "fcfs" */
         uint32_t latency_cycles;     /* fixed controller/PHY latency, DRAM clock cycles */
+        uint32_t write_high, write_low; /* write-drain watermarks, queued writes (0 = none) */
         /* Timing in DRAM command-clock cycles. */
         uint32_t tCL, tWL, tRCD, tRP, tRAS, tRC, tCCD, tCCDL, tRRD, tWTR, tWR, tRTP, tFAW, tRFC, tREFI;
     } dram;

@@ -124,6 +124,9 @@ static const gcfg_key keys[] = {
     KIO("dram.tFAW", dram.tFAW, 0, 1000, "four-activate window (0 = none)", 0),
     KIO("dram.tRFC", dram.tRFC, 0, 100000, "refresh cycle time (0 = no refresh)", 0),
     KIO("dram.tREFI", dram.tREFI, 0, 1000000, "refresh interval (0 = no refresh)", 0),
+    KIO("dram.write_drain_high", dram.write_high, 0, 65536,
+        "queued writes that start a write drain (0 = no drain: reads and writes by age)", 0),
+    KIO("dram.write_drain_low", dram.write_low, 0, 65536, "queued writes that end a write drain", 0),
 
     KI("power.technology_nm", power.technology_nm, 3, 180, "process node, nm"),
     KF("power.temperature_k", power.temperature_k, 250, 400, "junction temperature, K"),

@@ -57,6 +57,8 @@ int dram_init(dram_chan *ch, const dram_timing *t, const gpu_config *cfg, dram_d
         return ge_errf(e, "dram.bank_groups: at most %d", DRAM_MAX_GROUPS);
     ch->cap = cfg->dram.queue_entries;
     ch->rrd = cfg->dram.tRRD;
+    ch->write_high = cfg->dram.write_high;
+    ch->write_low = cfg->dram.write_low;
     if (!ch->banks || !ch->cap)
         return ge_errf(e, "dram: needs banks and queue entries");
     ch->bank = ge_calloc(ch->banks, sizeof *ch->bank, e);
@@ -127,6 +129,7 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
     b->tail = i;
     b->nq++;
     b->hint = 0;
+    ch->nwrites += r->write;
     if (b->open_row == (int64_t)row) {
         b->nhits++;
         if (b->hit[r->write] < 0)
@@ -152,6 +155,7 @@ static void unlink_req(dram_chan *ch, int32_t i)
     else
         b->tail = r->prev;
     b->nq--;
+    ch->nwrites -= r->write;
     if (b->open_row == (int64_t)r->row) {
         b->nhits--;
         if (b->hit[r->write] == i) { /* next oldest hit of the same kind */

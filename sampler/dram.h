@@ -25,6 +25,14 @@
  *
  * Row policy: open page (a row stays open until a request for another row
  * or refresh closes it).  One command per DRAM command-clock tick.
+ *
+ * Write drain (dram.write_drain_high/low > 0): the scheduler serves reads
+ * first until write_high writes are queued (or no read is), then writes
+ * first until only write_low remain, so writes go out in batches and the
+ * bus turns around less often and read and write rows do not alternate in
+ * a bank -- the write queue with high/low watermarks of real controllers
+ * and of GPGPU-Sim (-dram_write_queue_size size:high:low).  0 = serve reads
+ * and writes alike by age.
 
  *
  * Weighted requests (sampled-mode background, weight w > 1) stand for w
@@ -143,6 +151,9 @@ struct dram_chan {
     const dram_sched *sched;
     uint32_t banks, groups, cap;
     uint32_t rrd;           /* tRRD (weighted ACTs) */
+    uint32_t nwrites;       /* queued writes */
+    uint32_t write_high, write_low; /* write-drain watermarks (0 = no drain mode) */
+    int draining;           /* scheduler state: serving writes first */
     dram_bank *bank;
     uint64_t *group_next;   /* [groups * DRAM_NCMD] */
     uint64_t chan_next[DRAM_NCMD];

@@ -20,6 +20,15 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
     uint64_t row_seq = UINT64_MAX, cas_seq[2] = {UINT64_MAX, UINT64_MAX};
     uint8_t row_cmd = 0;
     uint64_t wake = DRAM_NEVER;
+    int dir = -1; /* preferred direction: -1 none (by age), 0 reads, 1 writes */
+    if (ch->write_high) {
+        uint32_t nreads = ch->nq - ch->nwrites;
+        if (!ch->draining && (ch->nwrites >= ch->write_high || (!nreads && ch->nwrites)))
+            ch->draining = 1;
+        else if (ch->draining && ((ch->nwrites <= ch->write_low && nreads) || !ch->nwrites))
+            ch->draining = 0;
+        dir = ch->draining;
+    }
     for (uint32_t bi = 0; bi < ch->banks; bi++) {
         dram_bank *b = &ch->bank[bi];
         if (!b->nq)
@@ -58,22 +67,31 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
             }
             continue;
         }
-        const dram_req *r = &ch->req[b->head];
+        int32_t ri = b->head;
+        if (dir >= 0) /* the bank's oldest request of the preferred direction, if any */
+            for (int32_t j = b->head; j >= 0; j = ch->req[j].next)
+                if (ch->req[j].write == dir) {
+                    ri = j;
+                    break;
+                }
+        const dram_req *r = &ch->req[ri];
         int cmd = b->open_row >= 0 ? DRAM_PRE : DRAM_ACT;
         uint64_t t = dram_ready(ch, bi, cmd);
         if (r->arrive > t)
             t = r->arrive;
         if (t <= now) {
             if (r->seq < row_seq)
-                row_seq = r->seq, best_row = b->head, row_cmd = (uint8_t)cmd;
+                row_seq = r->seq, best_row = ri, row_cmd = (uint8_t)cmd;
         } else {
             b->hint = t;
             if (t < wake)
                 wake = t;
         }
     }
-    /* Column command: the oldest ready one, read or write. */
+    /* Column command: the oldest ready one, or of the preferred direction. */
     int k = best_cas[1] >= 0 && (best_cas[0] < 0 || cas_seq[1] < cas_seq[0]);
+    if (dir >= 0 && (best_cas[dir] >= 0 || best_cas[!dir] < 0))
+        k = dir;
     out->col = best_cas[k], out->col_cmd = k ? DRAM_WR : DRAM_RD;
     out->row = best_row, out->row_cmd = row_cmd;
     out->wake = wake;

@@ -562,6 +562,10 @@ static int check_config(const gpu_config *cfg, ge_err *e)
         return ge_errf(e, "l2.slices: at most %u slices and SMs", UINT16_MAX);
     if (!dram_sched_find(cfg->dram.scheduler))
         return ge_errf(e, "dram.scheduler: unknown scheduler '%s'", cfg->dram.scheduler);
+    if (cfg->dram.write_high && (cfg->dram.write_high > cfg->dram.queue_entries ||
+                                 cfg->dram.write_low >= cfg->dram.write_high))
+        return ge_errf(e, "dram.write_drain_high: %u must be <= dram.queue_entries %u and > write_drain_low %u",
+                       cfg->dram.write_high, cfg->dram.queue_entries, cfg->dram.write_low);
     if (cfg->l1d.size_bytes && cfg->l1d.sector_bytes < cfg->l2.cache.sector_bytes)
         return ge_errf(e, "l1d.sector_bytes: %u is smaller than l2.sector_bytes %u", cfg->l1d.sector_bytes,
                        cfg->l2.cache.sector_bytes);

@@ -361,6 +361,52 @@ static void test_weighted(void **st)
     teardown(f);
 }
 
+/* Write drain: reads first until write_high writes are queued (or no read
+ * is), then writes until write_low remain. */
+static void drain_case(uint32_t high, uint32_t low, const int *kinds, int n, int *order)
+{
+    fixture *f = calloc(1, sizeof *f);
+    f->cfg = base_cfg("GDDR5", "frfcfs");
+    f->cfg.dram.write_high = high;
+    f->cfg.dram.write_low = low;
+    ge_err e;
+    assert_int_equal(dram_timing_build(&f->t, &f->cfg, &e), 0);
+    assert_int_equal(dram_init(&f->ch, &f->t, &f->cfg, on_done, &f->r, &e), 0);
+    f->ch.on_cmd = on_cmd;
+    f->ch.cmd_ctx = &f->r;
+    push(f, 0, 1, 0x1, 0, 99, 0); /* open row 1 */
+    run(f, 0, 100);
+    f->r.ncmd = 0;
+    for (int i = 0; i < n; i++)
+        push(f, 0, 1, 0x1, kinds[i], (uint32_t)i, 100);
+    run(f, 100, 400);
+    int k = 0;
+    for (int i = 0; i < f->r.ncmd; i++)
+        if (f->r.cmd[i] == DRAM_RD || f->r.cmd[i] == DRAM_WR)
+            order[k++] = f->r.cmd[i] == DRAM_WR;
+    assert_int_equal(k, n);
+    teardown(f);
+}
+
+static void test_write_drain(void **st)
+{
+    (void)st;
+    static const int mix[] = {1, 0, 1, 0};    /* W R W R, oldest first */
+    int o[5];
+    drain_case(0, 0, mix, 4, o);               /* no drain: first ready (W, then W before the turnaround) */
+    assert_true(o[0] == 1 && o[1] == 1 && o[2] == 0 && o[3] == 0);
+    drain_case(3, 1, mix, 4, o);               /* 2 writes < 3: reads first, then writes */
+    assert_true(o[0] == 0 && o[1] == 0 && o[2] == 1 && o[3] == 1);
+    /* 3 writes queued: drain.  At 1 write left the drain ends, but no read is
+     * ready yet (write-to-read turnaround) and the bus is never left idle
+     * for the policy, so the last write goes too. */
+    static const int many[] = {0, 1, 1, 1, 0};
+    drain_case(3, 1, many, 5, o);
+    assert_true(o[0] == 1 && o[1] == 1 && o[2] == 1 && o[3] == 0 && o[4] == 0);
+    drain_case(0, 0, many, 5, o); /* without drain the oldest read goes first */
+    assert_int_equal(o[0], 0);
+}
+
 static void test_bad_type(void **st)
 {
     (void)st;
@@ -380,7 +426,8 @@ int main(void)
         cmocka_unit_test(test_trrd_tfaw),           cmocka_unit_test(test_turnarounds),
         cmocka_unit_test(test_ccd_first_ready),     cmocka_unit_test(test_frfcfs_vs_fcfs),
         cmocka_unit_test(test_refresh),             cmocka_unit_test(test_dual_command_bus),
-        cmocka_unit_test(test_weighted),            cmocka_unit_test(test_bad_type),
+        cmocka_unit_test(test_weighted),            cmocka_unit_test(test_write_drain),
+        cmocka_unit_test(test_bad_type),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -471,6 +471,11 @@ static void test_config_errors(void **st)
     assert_null(sim_mem_create("detailed", &g, NULL, &e));
     assert_non_null(strstr(e.msg, "l1d.replacement"));
     load_cfg("v100", &g);
+    g.dram.write_high = 8;
+    g.dram.write_low = 8; /* low must be below high */
+    assert_null(sim_mem_create("detailed", &g, NULL, &e));
+    assert_non_null(strstr(e.msg, "dram.write_drain_high"));
+    load_cfg("v100", &g);
     g.l2.slices = 48; /* not a multiple of 32 channels */
     assert_null(sim_mem_create("detailed", &g, NULL, &e));
     assert_non_null(strstr(e.msg, "l2.slices"));
