@@ -19,8 +19,9 @@
  *
  * Each item is classed by what limits it in the simulation:
  *   memory-bound   DRAM bandwidth utilisation >= BENCH_MEMORY_BOUND_UTIL;
- *   compute-bound  otherwise, if the SM pipelines limit it: issued plus
- *                  structural stalls (unit/LSU busy) make up at least
+ *   compute-bound  otherwise, if the SM's pipelines limit it: issue slots
+ *                  used plus structural stalls other than the LSU waiting
+ *                  on the memory system make up at least
  *                  BENCH_COMPUTE_BOUND_SHARE of the scheduler-cycles;
  *   latency-bound  the rest (waiting on dependencies, memory latency,
  *                  barriers, or idle: pointer chases, atomics, small grids).
@@ -263,6 +264,8 @@ typedef struct group {
 
 static const char *mem_model = "detailed";
 
+static int feed_source(void *ctx, ws_cta *cta, ge_err *e) { return ws_next_cta((ws_source *)ctx, cta, e); }
+
 enum { G_COMPUTE, G_MEMORY, G_LATENCY, G_ALL, G_COUNT };
 static const char *const group_names[G_COUNT] = {"compute-bound", "memory-bound", "latency-bound", "all"};
 
@@ -277,25 +280,32 @@ static int run_one(const char *cfgname, const char *item, ws_source *src, group 
     sim_gpu *g = sim_create(&cfg, &o, e);
     if (!g)
         return -1;
-    kresult *res = NULL;
-    size_t n = 0;
-    double t0 = thread_cpu(), w0 = (double)clock();
-    int rc = sim_run_source(g, src, &res, &n, e);
-    double secs = thread_cpu() - t0;
-    (void)w0;
-    sim_destroy(g);
-    if (rc) {
-        free(res);
-        return -1;
-    }
+    /* sim_run_source's loop, keeping each kernel's LSU-busy stalls */
     double insts = 0, cycles = 0, bw = 0, busy = 0, slots = 0;
-    for (size_t i = 0; i < n; i++) {
-        insts += res[i].warp_insts;
-        cycles += res[i].cycles;
-        bw += res[i].dram_bw_util * res[i].cycles;
-        busy += res[i].stall[KR_ISSUED] + res[i].stall[KR_STRUCTURAL];
-        slots += sim_stall_total(&res[i]);
+    size_t n = 0;
+    ws_event ev;
+    int rc;
+    double t0 = thread_cpu();
+    sim_cta_feed feed = {feed_source, src};
+    while ((rc = ws_next_event(src, &ev, e)) > 0) {
+        if (ev.kind != WS_EV_KERNEL)
+            continue;
+        kresult r;
+        if ((rc = sim_kernel(g, &ev.kernel, &feed, &r, e)) < 0)
+            break;
+        n++;
+        insts += r.warp_insts;
+        cycles += r.cycles;
+        bw += r.dram_bw_util * r.cycles;
+        /* the SM's pipelines: issue slots used, and structural stalls that are
+         * not the LSU waiting for the memory system */
+        busy += r.stall[KR_ISSUED] + r.stall[KR_STRUCTURAL] - sim_last_detail(g)->lsu_busy_stalls;
+        slots += sim_stall_total(&r);
     }
+    double secs = thread_cpu() - t0;
+    sim_destroy(g);
+    if (rc < 0)
+        return -1;
     bw = cycles > 0 ? bw / cycles : 0;
     int cls = bw >= BENCH_MEMORY_BOUND_UTIL                                ? G_MEMORY
               : slots > 0 && busy / slots >= BENCH_COMPUTE_BOUND_SHARE ? G_COMPUTE
@@ -309,7 +319,6 @@ static int run_one(const char *cfgname, const char *item, ws_source *src, group 
            insts, cycles, cycles > 0 ? insts / cycles : 0, bw, slots > 0 ? busy / slots : 0, secs,
            secs > 0 ? insts / secs : 0);
     fflush(stdout);
-    free(res);
     return 0;
 }
 

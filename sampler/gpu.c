@@ -214,6 +214,7 @@ static void kernel_reset(sim_gpu *g)
             g->sched->init(su->pol);
             su->acct = g->kstart;
             su->last_cat = KR_IDLE;
+            su->last_lsu = 0;
         }
     }
 }

@@ -38,6 +38,8 @@ void sim_sm_account(sim_gpu *g, sim_sm *sm, uint64_t until)
         sim_sched_unit *su = &sm->sched[s];
         if (su->acct < until) {
             g->ks.stall[su->last_cat] += (double)(until - su->acct);
+            if (su->last_lsu)
+                g->ks.lsu_busy += (double)(until - su->acct);
             su->acct = until;
         }
     }
@@ -165,7 +167,7 @@ static int try_issue(sim_gpu *g, sim_sm *sm, uint32_t s, uint32_t w, uint64_t no
 /* Ready warps whose unit and memory pipeline are free now; *structural is
  * set if some ready warp waits for a busy one (sm->retry_at: when one
  * frees). */
-static uint64_t issuable(sim_gpu *g, sim_sm *sm, sim_sched_unit *su, uint32_t s, uint64_t now, int *structural)
+static uint64_t issuable(sim_sm *sm, sim_sched_unit *su, uint32_t s, uint64_t now, int *structural, int *lsu)
 {
     uint64_t elig = 0;
     for (int u = 0; u < ISA_UNIT_COUNT; u++) {
@@ -186,7 +188,7 @@ static uint64_t issuable(sim_gpu *g, sim_sm *sm, sim_sched_unit *su, uint32_t s,
             elig &= ~su->rmask[r];
             *structural = 1;
             if (r == SIM_RES_LSU)
-                g->ks.lsu_busy++;
+                *lsu = 1;
             if (retry < sm->retry_at)
                 sm->retry_at = retry;
         }
@@ -198,7 +200,7 @@ static void sched_step(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_
 {
     sim_sched_unit *su = &sm->sched[s];
     uint64_t soonest = SIM_NEVER;
-    int cat = KR_IDLE, structural = 0;
+    int cat = KR_IDLE, structural = 0, lsu = 0;
     for (uint64_t m = su->resident & ~su->ready; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         if (su->wake[l] > now) { /* still waiting, for a known reason */
@@ -217,7 +219,7 @@ static void sched_step(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_
     if (soonest < *wake)
         *wake = soonest;
     uint32_t issued = 0;
-    uint64_t elig = su->ready ? issuable(g, sm, su, s, now, &structural) : 0;
+    uint64_t elig = su->ready ? issuable(sm, su, s, now, &structural, &lsu) : 0;
     if (elig) {
         sim_sched_view v = {su->resident, su->longw, su->age};
         while (elig && issued < g->cfg.sm.issue_width) {
@@ -258,6 +260,8 @@ static void sched_step(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_
     }
     g->ks.stall[cat]++;
     su->last_cat = (uint8_t)cat;
+    su->last_lsu = cat == KR_STRUCTURAL && lsu; /* a ready warp waits for the LSU */
+    g->ks.lsu_busy += su->last_lsu;
     su->acct = now + 1;
 }
 
@@ -275,8 +279,10 @@ uint64_t sim_sm_cycle(sim_gpu *g, sim_sm *sm, uint64_t now)
         sched_step(g, sm, s, now, &wake);
     sim_fetch(g, sm, now);
     if (sm->ctas == 0) { /* nothing resident: idle until a CTA arrives */
-        for (uint32_t s = 0; s < g->nsched; s++)
+        for (uint32_t s = 0; s < g->nsched; s++) {
             sm->sched[s].last_cat = KR_IDLE;
+            sm->sched[s].last_lsu = 0;
+        }
         return SIM_NEVER;
     }
     if (sm->busy)

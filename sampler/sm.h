@@ -155,6 +155,7 @@ typedef struct sim_sched_unit {
     uint64_t *bank_free;     /* per register-file bank: next free read slot (cycle * ports + port) */
     uint64_t acct;           /* CPI stack charged up to (not incl.) this cycle */
     uint8_t last_cat;        /* category of the last processed cycle */
+    uint8_t last_lsu;        /* ... and it was structural with a ready warp waiting for the LSU */
 } sim_sched_unit;
 
 /* An I-cache fill in flight: fetched from the memory system in `parts`

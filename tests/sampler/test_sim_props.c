@@ -196,6 +196,19 @@ static int gen_mixed(void *ctx, uint64_t index, ws_cta *c, ge_err *e)
     return 0;
 }
 
+static int run_detail(const gpu_config *cfg, const sim_options *o, synth_kernel *k, kresult *r, sim_detail *d)
+{
+    ge_err e;
+    sim_gpu *g = sim_create(cfg, o, &e);
+    if (!g)
+        return -1;
+    sim_cta_feed f = synth_feed(k);
+    int rc = sim_kernel(g, &k->k, &f, r, &e);
+    *d = *sim_last_detail(g);
+    sim_destroy(g);
+    return rc;
+}
+
 static void test_deterministic_and_skip_exact(void **st)
 {
     (void)st;
@@ -208,15 +221,21 @@ static void test_deterministic_and_skip_exact(void **st)
         sim_options o = detailed();
         o.scheduler = scheds[s];
         kresult a, b, c;
+        sim_detail da, dc;
         ge_err e;
-        if (synth_run(&cfg, &o, &k, &a, &e) || synth_run(&cfg, &o, &k, &b, &e))
-            fail_msg("%s", e.msg);
+        if (run_detail(&cfg, &o, &k, &a, &da) || synth_run(&cfg, &o, &k, &b, &e))
+            fail_msg("run failed");
         assert_memory_equal(&a, &b, sizeof a);
         o.no_skip = 1;
-        if (synth_run(&cfg, &o, &k, &c, &e))
-            fail_msg("%s", e.msg);
+        if (run_detail(&cfg, &o, &k, &c, &dc))
+            fail_msg("run failed");
         if (memcmp(&a, &c, sizeof a))
             fail_msg("%s: skipping gives %.0f cycles, ticking %.0f", scheds[s], a.cycles, c.cycles);
+        /* the detail too (all but the CTA records' address) */
+        da.cta = dc.cta = NULL;
+        if (memcmp(&da, &dc, sizeof da))
+            fail_msg("%s: sim_detail differs between skipping and ticking (lsu busy %.0f vs %.0f)", scheds[s],
+                     da.lsu_busy_stalls, dc.lsu_busy_stalls);
         assert_true(sim_stall_total(&a) == a.cycles * cfg.sm.schedulers * cfg.gpu.sm_count);
         assert_true(a.l2_hit_rate > 0 && a.act.c[ACT_DRAM_READS] > 0);
     }
