@@ -16,6 +16,7 @@
  * Times are thread CPU seconds, so they do not depend on what else runs.
  *
  *   bench_estimate [--workloads a,b] [--configs x,y] [--threads N] [--csv FILE]
+ *                  [--background 0|1|2] [--sample-sms N]   (hybrid-mode options)
  */
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -35,6 +36,7 @@
 #define NL1 3
 static const char *const scheds[NSCHED] = {"lrr", "gto"};
 static const double l1_factor[NL1] = {0.5, 1.0, 2.0};
+static int background = 1, sample_sms = 1;
 
 static double cpu_now(void)
 {
@@ -79,6 +81,8 @@ static void run_point(const profile *p, const profile *pall, point *pt)
     est_options o;
     est_options_default(&o);
     o.scheduler = scheds[pt->sched];
+    o.background = background;
+    o.sample_sms = (uint32_t)sample_sms;
     est_kernel *r;
     double t0 = cpu_now();
     o.mode = EST_MODEL;
@@ -187,8 +191,13 @@ int main(int argc, char **argv)
             threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
             csv_path = argv[++i];
+        else if (!strcmp(argv[i], "--background") && i + 1 < argc)
+            background = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--sample-sms") && i + 1 < argc)
+            sample_sms = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: bench_estimate [--workloads a,b] [--configs x,y] [--threads N] [--csv FILE]\n");
+            fprintf(stderr, "usage: bench_estimate [--workloads a,b] [--configs x,y] [--threads N] [--csv FILE] "
+                            "[--background 0|1|2] [--sample-sms N]\n");
             return 2;
         }
     }

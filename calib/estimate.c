@@ -25,6 +25,7 @@ void est_options_default(est_options *o)
     o->mode = EST_HYBRID;
     o->sample_sms = 1;
     o->sample_rounds = 2;
+    o->background = 1;
 }
 
 static sim_gpu *make_sim(est_ctx *x, uint32_t sms, int background, ge_err *e)
@@ -44,7 +45,7 @@ sim_gpu *est_sampled_sim(est_ctx *x, uint32_t sms, ge_err *e)
         x->sampled = NULL;
     }
     if (!x->sampled) {
-        x->sampled = make_sim(x, sms, 1, e);
+        x->sampled = make_sim(x, sms, x->o->background, e);
         x->sampled_sms = sms;
     }
     return x->sampled;

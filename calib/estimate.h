@@ -34,6 +34,7 @@ typedef struct est_options {
     const char *scheduler;  /* NULL = the config's */
     uint32_t sample_sms;    /* SMs simulated in hybrid mode (default 1) */
     uint32_t sample_rounds; /* resident-CTA generations simulated per SM (default 2) */
+    int background;         /* sampled runs: 1 weighted background traffic (default), 2 exact, 0 none */
 } est_options;
 
 void est_options_default(est_options *o);

@@ -1,10 +1,11 @@
 /*
  * hybrid.c - one kernel in hybrid mode: sample, simulate, fit, extrapolate.
  *
- * 1. Sample.  From the profile's sample CTAs (stratified by CTA cluster,
+ * 1. Sample.  From the profile's sample CTAs (runs of consecutive CTAs
+ *    spread over the grid, every CTA cluster represented,
  *    model/prof_select.c) give each of `sample_sms` SMs what a real SM
  *    runs, capped at `sample_rounds` generations at the design's
- *    occupancy, in proportion to the clusters' sizes.
+ *    occupancy, taking whole runs so that neighbours run together.
  * 2. Simulate them in detail on `sample_sms` SMs.  The memory system runs in
  *    background mode: it carries the traffic the other SMs would add, so
  *    the sample sees the latency and bandwidth of a full GPU (sampler/mem.h).
@@ -59,45 +60,49 @@ int est_sim_ctas(sim_gpu *g, const profile *p, uint32_t k, const ws_cta *const *
     return sim_kernel(g, &wk, &feed, r, e);
 }
 
-/* Choose the sample CTAs to run: quotas per cluster in proportion to weight. */
+/* Choose the sample CTAs to run: whole runs of consecutive CTAs (as they
+ * run side by side on a GPU), evenly spaced over the profile's sample, until
+ * `want`; per_cluster gets how many of each cluster were taken. */
 static size_t choose(const prof_kernel *pk, size_t want, const ws_cta **pick, double *per_cluster)
 {
-    double W = 0;
-    for (uint32_t c = 0; c < pk->nclusters; c++) {
-        W += pk->clusters[c].weight;
+    for (uint32_t c = 0; c < pk->nclusters; c++)
         per_cluster[c] = 0;
-    }
-    size_t n = 0;
-    for (uint32_t c = 0; c < pk->nclusters && W > 0; c++) {
-        const prof_cluster *cl = &pk->clusters[c];
-        if (cl->weight <= 0 || cl->nsample == 0)
-            continue;
-        size_t q = (size_t)llround(want * cl->weight / W);
-        if (q < 1)
-            q = 1;
-        if (q > cl->nsample)
-            q = cl->nsample;
-        /* evenly spaced among this cluster's sample CTAs */
-        size_t seen = 0, taken = 0;
-        for (uint32_t i = 0; i < pk->nsample && taken < q; i++) {
-            if (pk->sample_cluster[i] != c)
-                continue;
-            if (seen * q / cl->nsample == taken) {
-                pick[n++] = &pk->sample[i];
-                taken++;
-            }
-            seen++;
+    uint32_t n = pk->nsample;
+    if (n == 0 || want == 0)
+        return 0;
+    /* run starts: a CTA whose index does not follow its predecessor's */
+    uint32_t *start = malloc((n + 1) * sizeof *start);
+    if (!start)
+        return 0;
+    uint32_t nr = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (i == 0 || pk->sample_index[i] != pk->sample_index[i - 1] + 1)
+            start[nr++] = i;
+    start[nr] = n;
+    size_t got = 0;
+    if (want >= n) {
+        for (uint32_t i = 0; i < n; i++)
+            pick[got++] = &pk->sample[i];
+    } else {
+        /* the runs' average length decides how many runs make `want` */
+        uint32_t take = (uint32_t)((want * nr + n - 1) / n);
+        if (take < 1)
+            take = 1;
+        if (take > nr)
+            take = nr;
+        for (uint32_t r = 0; r < take && got < want; r++) {
+            uint32_t ri = (uint32_t)((uint64_t)r * nr / take);
+            for (uint32_t i = start[ri]; i < start[ri + 1] && got < want; i++)
+                pick[got++] = &pk->sample[i];
         }
-        per_cluster[c] = (double)taken;
     }
-    /* launch order = CTA index order */
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && pick[j - 1]->index > pick[j]->index; j--) {
-            const ws_cta *t = pick[j];
-            pick[j] = pick[j - 1];
-            pick[j - 1] = t;
-        }
-    return n;
+    free(start);
+    for (size_t i = 0; i < got; i++) {
+        uint32_t j = (uint32_t)(pick[i] - pk->sample);
+        if (pk->sample_cluster[j] < pk->nclusters)
+            per_cluster[pk->sample_cluster[j]] += 1;
+    }
+    return got;
 }
 
 static double stratified_cv(const prof_kernel *pk, const double *per_cluster)
@@ -189,7 +194,7 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
             cal.params.load_latency = sd->mem_load_latency;
         if (sd->dram_row_accesses > 0)
             cal.params.row_hit = sd->dram_row_hits / sd->dram_row_accesses;
-        model_scenario sc = {sms, (double)n, per_cluster, 1};
+        model_scenario sc = {sms, (double)n, per_cluster, x->o->background != 0};
         kresult mr;
         if (model_kernel(cfg, sched, p, k, &cal.params, &sc, &mr, NULL, e)) {
             free(pick);

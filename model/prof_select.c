@@ -5,10 +5,12 @@
  *
  * CTA clusters come from k-means on the CTAs' signatures (cl_choose: one
  * cluster for a uniform kernel, up to cta_clusters for an irregular one).
- * Sample CTAs are drawn from the candidates of each cluster in proportion to
- * the cluster's size (stratified sampling), at least one per cluster that
- * has a candidate, evenly spaced in CTA index inside the cluster so that the
- * sample also spans the grid.  A cluster with no candidate lends its weight
+ * Sample CTAs are whole runs of consecutive candidates (profiler.c keeps
+ * candidates in runs, as neighbouring CTAs run together on a GPU), taken
+ * evenly spaced over the grid; a cluster that none of those runs covers
+ * gets its nearest candidates added, so every cluster with a candidate is
+ * represented (stratification).  The clusters' CTA counts weight the
+ * estimate.  A cluster with no candidate lends its weight
  * to the nearest cluster that has one (its CTAs are then represented by
  * their nearest neighbours).  When the whole kernel was small enough to keep
  * (keep_all_bytes), every CTA is the sample and hybrid mode simulates the
@@ -91,29 +93,31 @@ static int take_sample(pbuild *b, const cl_result *r, ge_err *e)
         have[cl_of[i]]++;
     }
     uint32_t want = b->keeping_all ? b->ncand : b->o->max_sample;
-    if (b->keeping_all) {
+    if (b->keeping_all || want >= b->ncand) {
         memset(pick, 1, b->ncand);
     } else {
-        for (uint32_t c = 0; c < k; c++) {
-            if (!have[c])
-                continue;
-            uint32_t q = (uint32_t)llround(want * r->size[c] / (double)b->nsig);
-            quota[c] = q < 1 ? 1 : q > have[c] ? have[c] : q;
+        /* candidates are in CTA order within runs; take evenly spaced runs */
+        uint32_t run = b->o->run ? b->o->run : 1;
+        uint32_t nruns = (b->ncand + run - 1) / run, take = (want + run - 1) / run;
+        if (take > nruns)
+            take = nruns;
+        for (uint32_t r = 0; r < take; r++) {
+            uint32_t ri = (uint32_t)((uint64_t)r * nruns / take);
+            for (uint32_t i = ri * run; i < (ri + 1) * run && i < b->ncand; i++)
+                pick[i] = 1;
         }
+        /* every cluster with a candidate gets at least one */
+        for (uint32_t i = 0; i < b->ncand; i++)
+            if (pick[i])
+                quota[cl_of[i]]++;
         for (uint32_t c = 0; c < k; c++) {
-            if (!quota[c])
+            if (quota[c] || !have[c])
                 continue;
-            /* evenly spaced among this cluster's candidates (CTA order) */
-            uint32_t seen = 0, taken = 0;
-            for (uint32_t i = 0; i < b->ncand && taken < quota[c]; i++) {
-                if (cl_of[i] != c)
-                    continue;
-                if ((uint64_t)seen * quota[c] / have[c] == taken) {
+            for (uint32_t i = 0; i < b->ncand; i++)
+                if (cl_of[i] == c) {
                     pick[i] = 1;
-                    taken++;
+                    break;
                 }
-                seen++;
-            }
         }
     }
     uint32_t n = 0;

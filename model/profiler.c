@@ -14,8 +14,10 @@
  * interleaving alternates between warps (model/prof_reuse.c).
  *
  * Bounded memory: warps are kept in a reservoir (Vitter's algorithm R with
- * a fixed-seed PRNG), CTAs as candidates at a fixed stride once the kernel
- * outgrows keep_all_bytes, the L1 log only for the CTAs of the measured SMs,
+ * a fixed-seed PRNG), CTAs as candidates once the kernel outgrows
+ * keep_all_bytes: runs of `run` consecutive CTAs at a fixed stride, because
+ * on a GPU neighbouring CTAs run at the same time (they share DRAM rows, L2
+ * lines and halos) and a sample should keep them together, the L1 log only for the CTAs of the measured SMs,
  * and the L2 log is sampled by line hash (SHARDS) when it grows too long.
  */
 #include "profiler.h"
@@ -45,6 +47,7 @@ void prof_options_default(prof_options *o)
     o->cta_clusters = 8;
     o->max_sample = 64;
     o->candidates = 256;
+    o->run = 8;
     o->keep_all_bytes = 8u << 20;
     o->reservoir_warps = 2048;
     o->l2_log_max = 4u << 20;
@@ -326,6 +329,15 @@ static int walk_warp(pbuild *b, const ws_cta *c, uint32_t w, double *sig, ge_err
     return reservoir_add(b, n, e);
 }
 
+/* Is CTA `index` a candidate: in one of the runs at a fixed stride? */
+static int is_candidate(const prof_options *o, uint64_t nctas, uint64_t index)
+{
+    uint64_t run = o->run ? o->run : 1;
+    uint64_t runs = o->candidates / run ? o->candidates / run : 1;
+    uint64_t stride = nctas > runs * run ? nctas / runs : run;
+    return index % stride < run && index / stride < runs;
+}
+
 static int keep_candidate(pbuild *b, const ws_cta *c, ge_err *e)
 {
     const prof_options *o = b->o;
@@ -334,11 +346,10 @@ static int keep_candidate(pbuild *b, const ws_cta *c, ge_err *e)
     if (b->keeping_all && b->kept_bytes + bytes > o->keep_all_bytes) {
         /* too big to keep everything: thin to the systematic candidates */
         b->keeping_all = 0;
-        uint64_t stride = nctas > o->candidates ? nctas / o->candidates : 1;
         uint32_t k = 0;
         b->kept_bytes = 0;
         for (uint32_t i = 0; i < b->ncand; i++) {
-            if (b->cand_index[i] % stride == 0 && k < o->candidates) {
+            if (is_candidate(o, nctas, b->cand_index[i]) && k < o->candidates) {
                 ws_cta t = b->cand[k];
                 b->cand[k] = b->cand[i];
                 b->cand[i] = t;
@@ -351,11 +362,8 @@ static int keep_candidate(pbuild *b, const ws_cta *c, ge_err *e)
             ws_cta_free(&b->cand[i]);
         b->ncand = k;
     }
-    if (!b->keeping_all) {
-        uint64_t stride = nctas > o->candidates ? nctas / o->candidates : 1;
-        if (c->index % stride != 0 || b->ncand >= o->candidates)
-            return 0;
-    }
+    if (!b->keeping_all && (!is_candidate(o, nctas, c->index) || b->ncand >= o->candidates))
+        return 0;
     if (b->ncand == b->cand_cap) {
         uint32_t ncap = b->cand_cap ? b->cand_cap * 2 : 64;
         ws_cta *nc = realloc(b->cand, ncap * sizeof *nc);

@@ -29,6 +29,7 @@ typedef struct prof_options {
     uint32_t cta_clusters;        /* max CTA clusters per kernel */
     uint32_t max_sample;          /* sample CTAs kept per kernel */
     uint32_t candidates;          /* candidate CTAs considered per kernel */
+    uint32_t run;                 /* candidates come in runs of this many consecutive CTAs */
     size_t keep_all_bytes;        /* keep every CTA of a kernel whose stream is smaller */
     uint32_t reservoir_warps;     /* warps kept for representative-warp clustering */
     size_t l2_log_max;            /* L2 log entries before hash sampling halves its rate */
