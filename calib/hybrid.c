@@ -105,6 +105,28 @@ static size_t choose(const prof_kernel *pk, size_t want, const ws_cta **pick, do
     return got;
 }
 
+/* The SM-side scale that makes the model reproduce the sample's cycles
+ * (bisection in log scale; the model is monotonic in it). */
+static int fit_sm_scale(const gpu_config *cfg, const char *sched, const profile *p, uint32_t k, model_params *mp,
+                        const model_scenario *sc, double target, ge_err *e)
+{
+    double lo = log(0.125), hi = log(8.0);
+    kresult r;
+    for (int it = 0; it < 40; it++) {
+        mp->sm_scale = exp(0.5 * (lo + hi));
+        if (model_kernel(cfg, sched, p, k, mp, sc, &r, NULL, e))
+            return -1;
+        if (r.cycles < target)
+            lo = log(mp->sm_scale);
+        else
+            hi = log(mp->sm_scale);
+        if (hi - lo < 1e-4)
+            break;
+    }
+    mp->sm_scale = exp(0.5 * (lo + hi));
+    return 0;
+}
+
 static double stratified_cv(const prof_kernel *pk, const double *per_cluster)
 {
     double W = 0, v = 0;
@@ -119,11 +141,106 @@ static double stratified_cv(const prof_kernel *pk, const double *per_cluster)
     return sqrt(v);
 }
 
-int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_kernel *out, ge_err *e)
+/* Sample kernel k, simulate the sample and fit a calibration to it. */
+static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibration *cal, uint64_t *nsampled,
+                          ge_err *e)
 {
     const gpu_config *cfg = x->cfg;
     const profile *p = x->p;
     const prof_kernel *pk = &p->k[k];
+    ws_kernel wk;
+    prof_kernel_ws(p, pk, &wk);
+    occupancy occ;
+    if (occ_compute(cfg, &wk, &occ, e))
+        return -1;
+    uint32_t sms = x->o->sample_sms ? x->o->sample_sms : 1;
+    if (sms > cfg->gpu.sm_count)
+        sms = cfg->gpu.sm_count;
+    /* Each sampled SM gets what a real SM would run, capped at `rounds`
+     * generations: a kernel of less than `rounds` waves is then sampled at
+     * its true per-SM load, a larger one at full occupancy. */
+    uint64_t per_sm = (pk->nctas + cfg->gpu.sm_count - 1) / cfg->gpu.sm_count;
+    uint64_t cap = (uint64_t)occ.ctas_per_sm * (x->o->sample_rounds ? x->o->sample_rounds : 2);
+    size_t want = (size_t)sms * (per_sm < cap ? per_sm : cap);
+    const ws_cta **pick = malloc((pk->nsample ? pk->nsample : 1) * sizeof *pick);
+    double *per_cluster = calloc(pk->nclusters ? pk->nclusters : 1, sizeof *per_cluster);
+    int rc = -1;
+    if (!pick || !per_cluster) {
+        ge_errf(e, "out of memory (sample)");
+        goto out;
+    }
+    size_t n = choose(pk, want, pick, per_cluster);
+    if (n == 0) {
+        ge_errf(e, "kernel %s: the profile holds no sample CTAs", pk->name);
+        goto out;
+    }
+    sim_gpu *g = est_sampled_sim(x, sms, e);
+    kresult sr, mr;
+    if (!g || est_sim_ctas(g, p, k, pick, n, &sr, e))
+        goto out;
+    const sim_detail *sd = sim_last_detail(g);
+    model_params_default(&cal->params);
+    if (sd->l1_load_sectors > 0) {
+        cal->params.l1_hit = sd->l1_load_hits / sd->l1_load_sectors;
+        double below = sd->l2_load_sectors / sd->l1_load_sectors;
+        cal->params.l1_filter = below < 1 ? 1 - below : 0;
+    }
+    if (sd->l2_load_sectors > 0)
+        cal->params.l2_hit = sd->l2_load_hits / sd->l2_load_sectors;
+    if (sd->dram_row_accesses > 0)
+        cal->params.row_hit = sd->dram_row_hits / sd->dram_row_accesses;
+    model_scenario sc = {sms, (double)n, per_cluster, x->o->background != 0};
+    model_detail md;
+    if (x->o->background) {
+        /* the sample saw a fully loaded memory system: its latency holds
+         * for the whole kernel, and one ratio corrects the rest */
+        if (sd->mem_load_latency > 0)
+            cal->params.load_latency = sd->mem_load_latency;
+        if (model_kernel(cfg, sched, p, k, &cal->params, &sc, &mr, NULL, e))
+            goto out;
+        cal->ratio = mr.cycles > 0 ? sr.cycles / mr.cycles : 1;
+    } else {
+        /* the sample ran alone: it calibrates the SM side (latency path,
+         * scheduling), and the model adds the other SMs' contention */
+        cal->ratio = 1;
+        if (model_kernel(cfg, sched, p, k, &cal->params, &sc, &mr, &md, e))
+            goto out;
+        if (sd->mem_load_latency > 0 && md.load_latency > 0)
+            cal->params.latency_scale = sd->mem_load_latency / md.load_latency;
+        if (fit_sm_scale(cfg, sched, p, k, &cal->params, &sc, sr.cycles, e))
+            goto out;
+    }
+    cal->sample_cycles = sr.cycles;
+    cal->sample_ctas = (double)n;
+    double samp = stratified_cv(pk, per_cluster);
+    double corr = cal->ratio * cal->params.sm_scale;
+    double mod = EST_ERR_MODEL_WEIGHT * fabs(log(corr > 0 ? corr : 1));
+    cal->error = sqrt(samp * samp + mod * mod);
+    cal->ctas_per_sm = occ.ctas_per_sm;
+    /* the uncalibrated model here, for the reuse rule */
+    model_params base;
+    model_params_default(&base);
+    if (model_kernel(cfg, sched, p, k, &base, NULL, &mr, &md, e))
+        goto out;
+    cal->model_l1_hit = md.l1_hit;
+    cal->model_l1_filter = md.l1_filter;
+    cal->model_l2_hit = md.l2_hit;
+    cal->model_latency = md.load_latency;
+    snprintf(cal->scheduler, sizeof cal->scheduler, "%s", sched);
+    cal->sm_signature = est_sm_signature(cfg);
+    cal->valid = 1;
+    *nsampled = n;
+    rc = 0;
+out:
+    free(pick);
+    free(per_cluster);
+    return rc;
+}
+
+int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_kernel *out, ge_err *e)
+{
+    const gpu_config *cfg = x->cfg;
+    const profile *p = x->p;
     const char *sched = x->o->scheduler ? x->o->scheduler : cfg->sm.scheduler;
     est_calibration cal;
     memset(&cal, 0, sizeof cal);
@@ -131,7 +248,7 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
 
     if (reuse && reuse->valid) {
         cal = *reuse;
-        /* carry the measured hit rates over, shifted by the model's own change */
+        /* carry the measured rates over, shifted by the model's own change */
         model_detail d;
         kresult tmp;
         model_params base;
@@ -146,86 +263,8 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
             cal.params.l2_hit = fmin(1, fmax(0, cal.params.l2_hit + d.l2_hit - reuse->model_l2_hit));
         if (cal.params.load_latency >= 0)
             cal.params.load_latency = fmax(1, cal.params.load_latency + d.load_latency - reuse->model_latency);
-    } else {
-        ws_kernel wk;
-        prof_kernel_ws(p, pk, &wk);
-        occupancy occ;
-        if (occ_compute(cfg, &wk, &occ, e))
-            return -1;
-        uint32_t sms = x->o->sample_sms ? x->o->sample_sms : 1;
-        if (sms > cfg->gpu.sm_count)
-            sms = cfg->gpu.sm_count;
-        /* Each sampled SM gets what a real SM would run, capped at `rounds`
-         * generations: a kernel of less than `rounds` waves is then sampled
-         * at its true per-SM load, a larger one at full occupancy. */
-        uint64_t per_sm = (pk->nctas + cfg->gpu.sm_count - 1) / cfg->gpu.sm_count;
-        uint64_t cap = (uint64_t)occ.ctas_per_sm * (x->o->sample_rounds ? x->o->sample_rounds : 2);
-        size_t want = (size_t)sms * (per_sm < cap ? per_sm : cap);
-        const ws_cta **pick = malloc((pk->nsample ? pk->nsample : 1) * sizeof *pick);
-        double *per_cluster = calloc(pk->nclusters ? pk->nclusters : 1, sizeof *per_cluster);
-        if (!pick || !per_cluster) {
-            free(pick);
-            free(per_cluster);
-            return ge_errf(e, "out of memory (sample)");
-        }
-        size_t n = choose(pk, want, pick, per_cluster);
-        if (n == 0) {
-            free(pick);
-            free(per_cluster);
-            return ge_errf(e, "kernel %s: the profile holds no sample CTAs", pk->name);
-        }
-        sim_gpu *g = est_sampled_sim(x, sms, e);
-        kresult sr;
-        if (!g || est_sim_ctas(g, p, k, pick, n, &sr, e)) {
-            free(pick);
-            free(per_cluster);
-            return -1;
-        }
-        const sim_detail *sd = sim_last_detail(g);
-        model_params_default(&cal.params);
-        if (sd->l1_load_sectors > 0) {
-            cal.params.l1_hit = sd->l1_load_hits / sd->l1_load_sectors;
-            double below = sd->l2_load_sectors / sd->l1_load_sectors;
-            cal.params.l1_filter = below < 1 ? 1 - below : 0;
-        }
-        if (sd->l2_load_sectors > 0)
-            cal.params.l2_hit = sd->l2_load_hits / sd->l2_load_sectors;
-        if (sd->mem_load_latency > 0)
-            cal.params.load_latency = sd->mem_load_latency;
-        if (sd->dram_row_accesses > 0)
-            cal.params.row_hit = sd->dram_row_hits / sd->dram_row_accesses;
-        model_scenario sc = {sms, (double)n, per_cluster, x->o->background != 0};
-        kresult mr;
-        if (model_kernel(cfg, sched, p, k, &cal.params, &sc, &mr, NULL, e)) {
-            free(pick);
-            free(per_cluster);
-            return -1;
-        }
-        cal.ratio = mr.cycles > 0 ? sr.cycles / mr.cycles : 1;
-        cal.sample_cycles = sr.cycles;
-        cal.sample_ctas = (double)n;
-        double samp = stratified_cv(pk, per_cluster);
-        double mod = EST_ERR_MODEL_WEIGHT * fabs(log(cal.ratio > 0 ? cal.ratio : 1));
-        cal.error = sqrt(samp * samp + mod * mod);
-        cal.ctas_per_sm = occ.ctas_per_sm;
-        model_params base;
-        model_params_default(&base);
-        model_detail d;
-        if (model_kernel(cfg, sched, p, k, &base, NULL, &mr, &d, e)) {
-            free(pick);
-            free(per_cluster);
-            return -1;
-        }
-        cal.model_l1_hit = d.l1_hit;
-        cal.model_l1_filter = d.l1_filter;
-        cal.model_l2_hit = d.l2_hit;
-        cal.model_latency = d.load_latency;
-        snprintf(cal.scheduler, sizeof cal.scheduler, "%s", sched);
-        cal.sm_signature = est_sm_signature(cfg);
-        cal.valid = 1;
-        nsampled = n;
-        free(pick);
-        free(per_cluster);
+    } else if (sample_and_fit(x, k, sched, &cal, &nsampled, e)) {
+        return -1;
     }
     model_detail d;
     if (model_kernel(cfg, sched, p, k, &cal.params, NULL, &out->r, &d, e))

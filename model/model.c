@@ -17,6 +17,7 @@
 void model_params_default(model_params *p)
 {
     p->latency_scale = 1.0;
+    p->sm_scale = 1.0;
     p->overlap = 6.0;
     p->dram_efficiency = 0; /* 0: from the DRAM timing and row locality (mm_dram_efficiency) */
     p->row_hit = -1;        /* < 0: estimated from coalescing */
@@ -315,7 +316,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, port_per_warp, &gpart);
         else
             memset(&gpart, 0, sizeof gpart);
-        t_sm = full * gfull.t + gpart.t;
+        t_sm = mp->sm_scale * (full * gfull.t + gpart.t);
         if (gfull.t > 0) /* lines the SM looks up per cycle in steady state */
             lsu_rate = fmin(LSU_LINES_PER_CYCLE, c * pk->warps_per_cta * (t.warps > 0 ? load_lines / t.warps : 0) / gfull.t);
         gens = full + (rem > 0.5 ? rem / c : 0);
@@ -356,14 +357,14 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double busy = active_cycles - t.insts;
     if (busy < 0)
         busy = 0;
-    double ms = (gfull.mem_stall * floor(per_sm / c + 1e-9) + gpart.mem_stall) * sched * active;
-    double ds = (gfull.dep_stall * floor(per_sm / c + 1e-9) + gpart.dep_stall) * sched * active;
+    double ms = mp->sm_scale * (gfull.mem_stall * floor(per_sm / c + 1e-9) + gpart.mem_stall) * sched * active;
+    double ds = mp->sm_scale * (gfull.dep_stall * floor(per_sm / c + 1e-9) + gpart.dep_stall) * sched * active;
     double st = 0;
     if (gfull.t > gfull.t_int)
         st += (gfull.t - gfull.t_int) * floor(per_sm / c + 1e-9);
     if (gpart.t > gpart.t_int)
         st += gpart.t - gpart.t_int;
-    st *= sched * active;
+    st *= mp->sm_scale * sched * active;
     double parts = ms + ds + st;
     double scale = parts > busy && parts > 0 ? busy / parts : 1;
     out->stall[KR_ISSUED] = t.insts;

@@ -32,6 +32,7 @@
 
 typedef struct model_params {
     double latency_scale;   /* multiplies the modelled load latency */
+    double sm_scale;        /* multiplies the SM-side time of every CTA generation */
     double overlap;         /* exponent p of the smooth max (sum T_i^p)^(1/p) */
     double dram_efficiency; /* sustainable fraction of peak DRAM bandwidth; 0 = from timing and row_hit */
     double row_hit;         /* DRAM row-buffer hit rate; < 0 = estimated from coalescing */
