@@ -82,6 +82,7 @@ typedef struct gpu_config {
         char scheduler[GCFG_NAME_MAX];  /* "lrr", "gto", "two_level" */
         uint32_t issue_width;           /* instructions per scheduler per cycle (2 = dual issue) */
         uint32_t ibuffer_entries;       /* per warp */
+        uint32_t inst_bytes;            /* bytes per instruction in the I-cache (0 = 8 below sm_70, else 16) */
         uint32_t fetch_width;           /* instructions fetched per cycle per SM */
         char divergence[GCFG_NAME_MAX]; /* "pdom" */
         uint32_t shared_bytes;          /* shared memory per SM (configured carve-out) */

@@ -68,6 +68,7 @@ static const gcfg_key keys[] = {
     KI("sm.issue_width", sm.issue_width, 1, 4, "instructions per scheduler per cycle (2 = dual issue)"),
     KI("sm.ibuffer_entries", sm.ibuffer_entries, 1, 64, "instruction-buffer entries per warp"),
     KI("sm.fetch_width", sm.fetch_width, 1, 64, "instructions fetched per SM per cycle"),
+    KIO("sm.inst_bytes", sm.inst_bytes, 0, 32, "bytes per instruction in the I-cache (0 = 8 below sm_70, else 16)", 0),
     KSO("sm.divergence", sm.divergence, "pdom", "divergence mechanism", "pdom"),
     KI("sm.shared_bytes", sm.shared_bytes, 0, 64 * MB, "shared memory per SM, bytes"),
     KI("sm.shared_per_cta_bytes", sm.shared_per_cta_bytes, 0, 64 * MB, "shared memory limit per CTA"),

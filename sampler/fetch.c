@@ -18,7 +18,8 @@
  * merge; with no MSHR key the cache blocks on one miss); the fill is read
  * through the memory system like any L1-bypassing load (space NONE, as
  * agreed in mem.h's contract notes), so instruction traffic meets data
- * traffic in L2 and DRAM.  Code sits at SIM_CODE_BASE + pc.  The warps
+ * traffic in L2 and DRAM.  Code sits at SIM_CODE_BASE + pc, with pc scaled
+ * to the config's instruction size (sm.h, pc_num/pc_den).  The warps
  * that missed sleep until their line arrives, then look it up again (a
  * hit).  The I-cache is flushed between kernels, since different kernels'
  * traces reuse the same pcs.
@@ -157,7 +158,7 @@ static uint32_t fetch_warp(sim_gpu *g, sim_sm *sm, uint32_t w, uint32_t budget, 
             wp->fetch_done = 1;
             break;
         }
-        uint64_t line = wp->nx->pc / line_bytes;
+        uint64_t line = wp->nx->pc * g->pc_num / g->pc_den / line_bytes;
         if (line != cur_line) {
             if (!icache_lookup(g, sm, wp, line, now, &wp->fetch_line)) {
                 wp->fetch_free = SIM_NEVER; /* sim_fetch_fill wakes it */

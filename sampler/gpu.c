@@ -257,6 +257,8 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
     if (occ_compute(&g->cfg, k, &g->occ, e))
         return -1;
     g->k = k;
+    g->pc_den = k->binary_version && k->binary_version < 70 ? 8 : 16;
+    g->pc_num = g->cfg.sm.inst_bytes ? g->cfg.sm.inst_bytes : (g->cfg.gpu.compute_capability < 70 ? 8 : 16);
     g->kstart = g->now;
     g->resident_ctas = 0;
     g->last_retire = g->kstart;

@@ -332,6 +332,11 @@ typedef struct ptx_layout {
     uint32_t has_barrier; /* any bar/barrier reachable (warps must interleave) */
     uint32_t shared_size; /* static shared bytes (end of the highest variable used) */
     uint32_t shared_decl; /* static shared bytes declared by the kernel, its callees and the module */
+    /* Register numbers the warp stream reports: kernel-wide register and
+     * predicate ids (frame bases + virtual numbers) renamed the way a
+     * register allocator would, so that an instruction's operands fall in
+     * different register-file banks (ptx_cfg.c, regalloc_banks). */
+    uint16_t *wsmap;      /* nregs + npreds entries */
 } ptx_layout;
 
 static inline const char *ptx_str(const ptx_module *m, uint32_t off) { return m->strs + off; }

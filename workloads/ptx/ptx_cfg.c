@@ -440,6 +440,81 @@ static uint32_t call_depth(const ptx_module *m, uint32_t f, uint32_t *memo)
     return memo[f] = d;
 }
 
+/*
+ * Register renaming for the warp stream.  PTX registers are virtual; ptxas
+ * assigns physical registers so that the operands of one instruction sit in
+ * different register-file banks wherever it can, which is why real code
+ * rarely meets the bank conflicts that raw virtual numbers would suggest
+ * (Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via
+ * Microbenchmarking", 2018, section 2.2, on how the compiler spreads FFMA
+ * operands over banks).  A greedy pass in program order does the same for the
+ * stream's ids: each register, when first met, takes a number in a bank (id
+ * mod REGALLOC_BANKS) that none of the instruction's already-numbered
+ * operands uses, choosing the bank with the most free numbers.  It is a
+ * permutation, so the count and range of ids do not change.
+ */
+#define REGALLOC_BANKS 8
+
+static uint32_t ws_id(const ptx_layout *L, const ptx_frame *fr, uint16_t r)
+{
+    return (r & PTX_WSREG_PRED) ? L->nregs + fr->pred + (r & 0x7fffu) : fr->reg + r;
+}
+
+static int regalloc_banks(const ptx_module *m, ptx_layout *L, const uint32_t *funcs, uint32_t nfuncs, ge_err *e)
+{
+    uint32_t n = L->nregs + L->npreds;
+    L->wsmap = malloc((n ? n : 1) * sizeof *L->wsmap);
+    uint8_t *done = calloc(n ? n : 1, 1);
+    uint32_t next[REGALLOC_BANKS]; /* next unused id of each bank: b, b + B, b + 2B, ... */
+    if (!L->wsmap || !done) {
+        free(done);
+        return ge_errf(e, "out of memory");
+    }
+    for (uint32_t b = 0; b < REGALLOC_BANKS; b++)
+        next[b] = b;
+    for (uint32_t q = 0; q < nfuncs; q++) {
+        const ptx_func *F = &m->funcs[funcs[q]];
+        const ptx_frame *fr = &L->frame[funcs[q]];
+        for (uint32_t i = 0; i < F->ninst && !F->is_extern; i++) {
+            const ptx_inst *x = &m->insts[F->first + i];
+            int nops = (x->nws & 15) + (x->nws >> 4);
+            unsigned used = 0;
+            for (int o = 0; o < nops; o++) { /* banks already taken by this instruction */
+                uint32_t id = ws_id(L, fr, x->wsreg[o]);
+                if (id < n && done[id])
+                    used |= 1u << (L->wsmap[id] % REGALLOC_BANKS);
+            }
+            for (int o = 0; o < nops; o++) {
+                uint32_t id = ws_id(L, fr, x->wsreg[o]);
+                if (id >= n || done[id])
+                    continue;
+                int best = -1;
+                for (uint32_t b = 0; b < REGALLOC_BANKS; b++)
+                    if (next[b] < n && !(used & (1u << b)) && (best < 0 || next[b] < next[best]))
+                        best = (int)b;
+                for (uint32_t b = 0; best < 0 && b < REGALLOC_BANKS; b++)
+                    if (next[b] < n)
+                        best = (int)b;
+                L->wsmap[id] = (uint16_t)next[best];
+                next[best] += REGALLOC_BANKS;
+                done[id] = 1;
+                used |= 1u << best;
+            }
+        }
+    }
+    /* registers no instruction names keep the numbers nobody took */
+    for (uint32_t id = 0, b = 0; id < n; id++) {
+        if (done[id])
+            continue;
+        while (next[b % REGALLOC_BANKS] >= n)
+            b++;
+        L->wsmap[id] = (uint16_t)next[b % REGALLOC_BANKS];
+        next[b % REGALLOC_BANKS] += REGALLOC_BANKS;
+    }
+    free(done);
+    return 0;
+}
+
 static int kernel_layout(ptx_module *m, uint32_t k, uint32_t *memo, ge_err *e)
 {
     ptx_layout *L = &m->layouts[k];
@@ -481,7 +556,6 @@ static int kernel_layout(ptx_module *m, uint32_t k, uint32_t *memo, ge_err *e)
             }
         }
     }
-    free(queue);
     for (uint32_t v = 0; v < m->nvars; v++) {
         const ptx_var *var = &m->vars[v];
         if (var->space != PTX_SP_SHARED || var->size == 0)
@@ -495,6 +569,11 @@ static int kernel_layout(ptx_module *m, uint32_t k, uint32_t *memo, ge_err *e)
     free(in);
     L->nregs = (uint32_t)regs;
     L->npreds = (uint32_t)preds;
+    if (regs + preds < 65535 && regalloc_banks(m, L, queue, qt, e)) {
+        free(queue);
+        return -1;
+    }
+    free(queue);
     L->param_size = (uint32_t)params;
     L->local_size = (uint32_t)local;
     L->max_depth = call_depth(m, k, memo);

@@ -260,7 +260,7 @@ static int emit(ptx_cta *c, ptx_sbuf *sb, const ptx_inst *in, uint32_t pc, uint3
     wi->nsrc = (uint8_t)ns;
     for (int i = 0; i < nd + ns; i++) {
         uint16_t r = in->wsreg[i];
-        uint32_t id = (r & PTX_WSREG_PRED) ? c->lay->nregs + fr->pred + (r & 0x7fffu) : fr->reg + r;
+        uint32_t id = c->lay->wsmap[(r & PTX_WSREG_PRED) ? c->lay->nregs + fr->pred + (r & 0x7fffu) : fr->reg + r];
         if (i < nd)
             wi->dst[i] = (uint16_t)id;
         else
@@ -674,7 +674,7 @@ static void fill_step_inst(ptx_cta *c, const ptx_inst *in, uint32_t pc, ptx_step
     wi->nsrc = (uint8_t)ns;
     for (int i = 0; i < nd + ns; i++) {
         uint16_t r = in->wsreg[i];
-        uint32_t id = (r & PTX_WSREG_PRED) ? c->lay->nregs + fr->pred + (r & 0x7fffu) : fr->reg + r;
+        uint32_t id = c->lay->wsmap[(r & PTX_WSREG_PRED) ? c->lay->nregs + fr->pred + (r & 0x7fffu) : fr->reg + r];
         if (i < nd)
             wi->dst[i] = (uint16_t)id;
         else

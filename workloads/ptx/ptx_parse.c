@@ -747,8 +747,10 @@ void ptx_module_free(ptx_module *m)
     for (uint32_t i = 0; i < m->nmnems; i++)
         free((char *)m->mnems[i]);
     if (m->layouts)
-        for (uint32_t i = 0; i < m->nfuncs; i++)
+        for (uint32_t i = 0; i < m->nfuncs; i++) {
             free(m->layouts[i].frame);
+            free(m->layouts[i].wsmap);
+        }
     free(m->layouts);
     free(m->mnems);
     free(m->regw);
