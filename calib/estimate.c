@@ -38,17 +38,20 @@ static sim_gpu *make_sim(est_ctx *x, uint32_t sms, int background, ge_err *e)
     return sim_create(x->cfg, &so, e);
 }
 
-sim_gpu *est_sampled_sim(est_ctx *x, uint32_t sms, ge_err *e)
+sim_gpu *est_sampled_sim(est_ctx *x, uint32_t sms, int loaded, ge_err *e)
 {
-    if (x->sampled && x->sampled_sms != sms) {
-        sim_destroy(x->sampled);
-        x->sampled = NULL;
-    }
-    if (!x->sampled) {
-        x->sampled = make_sim(x, sms, x->o->background, e);
+    if (x->sampled_sms != sms) {
+        if (x->sampled)
+            sim_destroy(x->sampled);
+        if (x->loaded)
+            sim_destroy(x->loaded);
+        x->sampled = x->loaded = NULL;
         x->sampled_sms = sms;
     }
-    return x->sampled;
+    sim_gpu **g = loaded ? &x->loaded : &x->sampled;
+    if (!*g)
+        *g = make_sim(x, sms, loaded ? 1 : 0, e);
+    return *g;
 }
 
 sim_gpu *est_full_sim(est_ctx *x, ge_err *e)
@@ -89,7 +92,7 @@ int est_profile(const gpu_config *cfg, const profile *p, const est_options *o, e
     est_kernel *res = calloc(p->nkernels ? p->nkernels : 1, sizeof *res);
     if (!res)
         return ge_errf(e, "out of memory");
-    est_ctx x = {cfg, p, o, NULL, NULL, 0};
+    est_ctx x = {cfg, p, o, NULL, NULL, NULL, 0};
     const char *sched = o->scheduler ? o->scheduler : cfg->sm.scheduler;
     progress pr;
     progress_begin(&pr, est_mode_names[o->mode], p->nkernels);
@@ -117,6 +120,8 @@ int est_profile(const gpu_config *cfg, const profile *p, const est_options *o, e
         sim_destroy(x.full);
     if (x.sampled)
         sim_destroy(x.sampled);
+    if (x.loaded)
+        sim_destroy(x.loaded);
     if (rc) {
         free(res);
         return -1;
@@ -130,7 +135,7 @@ int est_full_source(const gpu_config *cfg, ws_source *src, const est_options *o,
 {
     *out = NULL;
     *n = 0;
-    est_ctx x = {cfg, NULL, o, NULL, NULL, 0};
+    est_ctx x = {cfg, NULL, o, NULL, NULL, NULL, 0};
     sim_gpu *g = est_full_sim(&x, e);
     if (!g)
         return -1;

@@ -34,7 +34,9 @@ typedef struct est_options {
     const char *scheduler;  /* NULL = the config's */
     uint32_t sample_sms;    /* SMs simulated in hybrid mode (default 1) */
     uint32_t sample_rounds; /* resident-CTA generations simulated per SM (default 2) */
-    int background;         /* sampled runs: 1 weighted background traffic (default), 2 exact, 0 none */
+    int background;         /* hybrid: 1 (default) also runs the sample with the other SMs' traffic
+                             * replayed (sampler/mem.h) to measure L2 and DRAM rates under load;
+                             * 0 takes them from the model */
 } est_options;
 
 void est_options_default(est_options *o);
@@ -43,8 +45,7 @@ void est_options_default(est_options *o);
  * (see est_calibration_reusable). */
 typedef struct est_calibration {
     int valid;
-    model_params params;   /* measured hit rates / latency overrides */
-    double ratio;          /* sampled cycles / model cycles for the sample's scenario */
+    model_params params;   /* measured rates and fitted scales (model.h) */
     double sample_cycles;
     double sample_ctas;
     double error;          /* relative error estimate of the extrapolation */

@@ -6,24 +6,32 @@
  *    model/prof_select.c) give each of `sample_sms` SMs what a real SM
  *    runs, capped at `sample_rounds` generations at the design's
  *    occupancy, taking whole runs so that neighbours run together.
- * 2. Simulate them in detail on `sample_sms` SMs.  The memory system runs in
- *    background mode: it carries the traffic the other SMs would add, so
- *    the sample sees the latency and bandwidth of a full GPU (sampler/mem.h).
- * 3. Fit.  The sample fixes what the model is least sure of: the L1 and L2
- *    hit rates of loads, the average load latency with queueing, and the
- *    DRAM row-hit rate are taken from the sample.  The model is then
- *    evaluated for the sample's own scenario (same CTAs, same SMs, same
- *    background); ratio = simulated cycles / model cycles absorbs what the
- *    model still misses (scheduling detail, overlap).
+ * 2. Simulate the sample twice.  Once with the memory system in background
+ *    mode (the other SMs' traffic replayed around it, sampler/mem.h), which
+ *    measures the L2 hit rate and the DRAM row-buffer hit rate under the
+ *    load of a full GPU.  Once alone, which measures the SM side: the L1
+ *    hit and filter rates, the unloaded load latency (its ratio to the
+ *    model's gives `latency_scale`) and the cycles.
+ * 3. Fit.  With those rates fixed, `sm_scale` -- a factor on the SM-side
+ *    time of every CTA generation -- is found by bisection so that the
+ *    model reproduces the alone run's cycles: it absorbs what the interval
+ *    model misses about scheduling, dependencies and the memory pipeline.
  * 4. Extrapolate.  The model with the fitted parameters evaluates the whole
- *    kernel (all CTAs on all SMs: waves, tail, GPU-wide bandwidth) and the
- *    result is scaled by the ratio.  This is the calibration that a sweep
- *    may reuse at nearby design points (calib/reuse_rule.c).
+ *    kernel: all CTAs on all SMs, waves and tail, and the contention of all
+ *    SMs for NoC, L2 and DRAM (bandwidth bounds, DRAM queueing), which the
+ *    alone run did not see.  This is the calibration a sweep may reuse at
+ *    nearby design points (calib/reuse_rule.c).
+ *
+ * Why not one run with background traffic and a single ratio?  We measured
+ * both (docs/hybrid.md): the replayed background is burstier than real
+ * independent SMs, so kernels with bursty or uncoalesced traffic came out
+ * 15-50% slow, whereas the model's analytic contention with the sample's
+ * rates was closer on most kernels.
  *
  * Error estimate (a documented heuristic, checked by bench/bench_estimate):
  * the sampling error of a stratified mean of CTA sizes, sqrt(sum_c (w_c/W)^2
  * cv_c^2 / n_c), combined in quadrature with an extrapolation term that
- * grows with how much the model had to be corrected, 0.1 |ln ratio|.
+ * grows with how much the model had to be corrected, 0.1 |ln sm_scale|.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -174,47 +182,45 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         ge_errf(e, "kernel %s: the profile holds no sample CTAs", pk->name);
         goto out;
     }
-    sim_gpu *g = est_sampled_sim(x, sms, e);
     kresult sr, mr;
+    model_params_default(&cal->params);
+    if (x->o->background) {
+        /* The sample with the other SMs' traffic replayed around it: the
+         * memory system is loaded as on the full GPU, so its L2 and DRAM
+         * rates hold for the whole kernel. */
+        sim_gpu *gl = est_sampled_sim(x, sms, 1, e);
+        if (!gl || est_sim_ctas(gl, p, k, pick, n, &sr, e))
+            goto out;
+        const sim_detail *ld = sim_last_detail(gl);
+        if (ld->l2_load_sectors > 0)
+            cal->params.l2_hit = ld->l2_load_hits / ld->l2_load_sectors;
+        if (ld->dram_row_accesses > 0)
+            cal->params.row_hit = ld->dram_row_hits / ld->dram_row_accesses;
+    }
+    /* The same sample alone: it calibrates the SM side -- L1 behaviour, the
+     * unloaded latency path and the SM's scheduling -- and the model adds
+     * the contention of the other SMs. */
+    sim_gpu *g = est_sampled_sim(x, sms, 0, e);
     if (!g || est_sim_ctas(g, p, k, pick, n, &sr, e))
         goto out;
     const sim_detail *sd = sim_last_detail(g);
-    model_params_default(&cal->params);
     if (sd->l1_load_sectors > 0) {
         cal->params.l1_hit = sd->l1_load_hits / sd->l1_load_sectors;
         double below = sd->l2_load_sectors / sd->l1_load_sectors;
         cal->params.l1_filter = below < 1 ? 1 - below : 0;
     }
-    if (sd->l2_load_sectors > 0)
-        cal->params.l2_hit = sd->l2_load_hits / sd->l2_load_sectors;
-    if (sd->dram_row_accesses > 0)
-        cal->params.row_hit = sd->dram_row_hits / sd->dram_row_accesses;
-    model_scenario sc = {sms, (double)n, per_cluster, x->o->background != 0};
+    model_scenario sc = {sms, (double)n, per_cluster, 0};
     model_detail md;
-    if (x->o->background) {
-        /* the sample saw a fully loaded memory system: its latency holds
-         * for the whole kernel, and one ratio corrects the rest */
-        if (sd->mem_load_latency > 0)
-            cal->params.load_latency = sd->mem_load_latency;
-        if (model_kernel(cfg, sched, p, k, &cal->params, &sc, &mr, NULL, e))
-            goto out;
-        cal->ratio = mr.cycles > 0 ? sr.cycles / mr.cycles : 1;
-    } else {
-        /* the sample ran alone: it calibrates the SM side (latency path,
-         * scheduling), and the model adds the other SMs' contention */
-        cal->ratio = 1;
-        if (model_kernel(cfg, sched, p, k, &cal->params, &sc, &mr, &md, e))
-            goto out;
-        if (sd->mem_load_latency > 0 && md.load_latency > 0)
-            cal->params.latency_scale = sd->mem_load_latency / md.load_latency;
-        if (fit_sm_scale(cfg, sched, p, k, &cal->params, &sc, sr.cycles, e))
-            goto out;
-    }
+    if (model_kernel(cfg, sched, p, k, &cal->params, &sc, &mr, &md, e))
+        goto out;
+    if (sd->mem_load_latency > 0 && md.load_latency > 0)
+        cal->params.latency_scale = sd->mem_load_latency / md.load_latency;
+    if (fit_sm_scale(cfg, sched, p, k, &cal->params, &sc, sr.cycles, e))
+        goto out;
     cal->sample_cycles = sr.cycles;
     cal->sample_ctas = (double)n;
     double samp = stratified_cv(pk, per_cluster);
-    double corr = cal->ratio * cal->params.sm_scale;
-    double mod = EST_ERR_MODEL_WEIGHT * fabs(log(corr > 0 ? corr : 1));
+    double mod = EST_ERR_MODEL_WEIGHT * fabs(log(cal->params.sm_scale > 0 ? cal->params.sm_scale : 1));
     cal->error = sqrt(samp * samp + mod * mod);
     cal->ctas_per_sm = occ.ctas_per_sm;
     /* the uncalibrated model here, for the reuse rule */
@@ -270,13 +276,6 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
     if (model_kernel(cfg, sched, p, k, &cal.params, NULL, &out->r, &d, e))
         return -1;
     out->r.sampled_ctas = nsampled;
-    out->r.cycles *= cal.ratio;
-    out->r.act.c[ACT_CYCLES] = out->r.cycles;
-    out->r.act.c[ACT_ACTIVE_SM_CYCLES] *= cal.ratio;
-    /* the CPI stack keeps its shape; it scales with the cycles */
-    for (int s = 0; s < KR_STALL_COUNT; s++)
-        if (s != KR_ISSUED)
-            out->r.stall[s] *= cal.ratio;
     out->r.error_estimate = cal.error;
     out->cal = cal;
     out->reused = reuse && reuse->valid;
