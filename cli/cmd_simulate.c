@@ -4,11 +4,13 @@
  * every kernel (cli_report.h).
  *
  * The config is a shipped name or a file (gcfg_load_named); each --set
- * key=value overrides one key (gcfg_set) and the result is validated again,
- * so a bad override is refused, naming the key, before anything runs.
- * With --power-trace the activity of every --interval cycles is written as
- * CSV (one row per window: kernel, start cycle, cycles, then the activity
- * counters of common/activity.h); the power model turns those into watts.
+ * key=value overrides one key (gcfg_apply) and the result is validated
+ * again, so a bad override is refused, naming the key, before anything runs.
+ * Every kernel's power and energy come from its activity counters
+ * (power/power.h, through cli_power.h).  With --power-trace the power of
+ * every --interval cycles is written as CSV in watts per component; with
+ * --activity-trace the raw activity counters of every window (for
+ * `gpuest power --activity` or your own model).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 
 #include "activity.h"
+#include "cli_power.h"
 #include "cli_report.h"
 #include "cli_source.h"
 #include "config_registry.h"
@@ -32,7 +35,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: gpuest simulate --config C (--trace T | --workload W [--size N] [--seed S])\n"
             "                       [--scheduler P] [--mem detailed|perfect] [--set key=value ...]\n"
-            "                       [--json | --csv] [--power-trace FILE --interval N]\n"
+            "                       [--json | --csv] [--power-trace FILE | --activity-trace FILE] [--interval N]\n"
             "\n"
             "Cycle-level simulation of every CTA of every kernel (the detailed reference).\n"
             "Prints per kernel and in total: cycles, warp instructions, IPC, the CPI stack\n"
@@ -49,8 +52,10 @@ static void usage(FILE *f)
             "  --set key=value    override a config key (repeatable); the config is re-validated\n"
             "  --json             JSON on stdout: {config, workload, kernels: [...], total}\n"
             "  --csv              CSV on stdout: one row per kernel plus total, with all activity counters\n"
-            "  --power-trace FILE write the activity of every window of --interval cycles as CSV\n"
-            "  --interval N       window length in core cycles for --power-trace (required with it)\n"
+            "  --power-trace FILE write the power of every window of --interval cycles as CSV\n"
+            "                     (start_cycle, time_s, cycles, total_w, energy_j, ..., <component>_w)\n"
+            "  --activity-trace FILE  write the activity counters of every window instead\n"
+            "  --interval N       window length in core cycles for the traces (required with them)\n"
             "  -h, --help         show this help\n"
             "\n"
             "The model, its parameters and its limits: docs/simulator.md.\n",
@@ -70,15 +75,27 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
     return 0;
 }
 
-/* Power-trace writer: one CSV row per window. */
+/* Trace writer: one CSV row per window, in watts (power model) or raw activity. */
 typedef struct ptrace {
     FILE *f;
     int header;
+    pwr_model *power; /* NULL: activity counters */
+    ge_err err;
 } ptrace;
 
 static int ptrace_window(void *ctx, const ws_kernel *k, uint64_t start, uint64_t cycles, const act_counters *w)
 {
     ptrace *p = ctx;
+    (void)cycles;
+    if (p->power) {
+        if (!p->header) {
+            pwr_trace_header(p->f);
+            p->header = 1;
+        }
+        if (pwr_trace_row(p->power, start, w, PWR_NOMINAL, p->f, &p->err))
+            return -1;
+        return ferror(p->f) ? -1 : 0;
+    }
     if (!p->header) {
         fputs("kernel,kernel_id,start_cycle,window_cycles,", p->f);
         act_csv_header(p->f);
@@ -142,6 +159,7 @@ int cmd_simulate(int argc, char **argv)
 {
     const char *config = NULL, *trace = NULL, *workload = NULL, *sched = NULL, *mem = "detailed";
     const char *ptrace_path = NULL;
+    int trace_watts = 0;
     const char *sets[SIM_MAX_SETS];
     int nsets = 0, json = 0, csv = 0;
     uint64_t size = 0, seed = 1, interval = 0;
@@ -167,6 +185,10 @@ int cmd_simulate(int argc, char **argv)
             mem = argv[++i];
         } else if (has && !strcmp(a, "--power-trace")) {
             ptrace_path = argv[++i];
+            trace_watts = 1;
+        } else if (has && !strcmp(a, "--activity-trace")) {
+            ptrace_path = argv[++i];
+            trace_watts = 0;
         } else if (has && !strcmp(a, "--set")) {
             if (nsets == SIM_MAX_SETS) {
                 fprintf(stderr, "gpuest simulate: too many --set options (at most %d)\n", SIM_MAX_SETS);
@@ -203,7 +225,7 @@ int cmd_simulate(int argc, char **argv)
         return 2;
     }
     if (!ptrace_path != !interval) {
-        fprintf(stderr, "gpuest simulate: --power-trace and --interval go together\n");
+        fprintf(stderr, "gpuest simulate: --power-trace (or --activity-trace) and --interval go together\n");
         return 2;
     }
 
@@ -222,7 +244,7 @@ int cmd_simulate(int argc, char **argv)
         }
         memcpy(key, sets[i], (size_t)(eq - sets[i]));
         key[eq - sets[i]] = 0;
-        if (gcfg_set(&cfg, key, eq + 1, &e)) {
+        if (gcfg_apply(&cfg, key, eq + 1, &e)) {
             fprintf(stderr, "gpuest simulate: --set: %s\n", e.msg);
             return 1;
         }
@@ -232,13 +254,21 @@ int cmd_simulate(int argc, char **argv)
         return 1;
     }
 
-    ptrace pt = {NULL, 0};
+    ptrace pt;
+    memset(&pt, 0, sizeof pt);
+    cli_power pw;
+    memset(&pw, 0, sizeof pw);
     sim_options o;
     memset(&o, 0, sizeof o);
     o.mem_model = mem;
     o.scheduler = sched;
     if (ptrace_path) {
+        if (trace_watts && !(pt.power = pwr_create(&cfg, &e))) {
+            fprintf(stderr, "gpuest simulate: %s\n", e.msg);
+            return 1;
+        }
         if (!(pt.f = fopen(ptrace_path, "w"))) {
+            pwr_free(pt.power);
             fprintf(stderr, "gpuest simulate: %s: cannot create: %s\n", ptrace_path, strerror(errno));
             return 1;
         }
@@ -255,13 +285,23 @@ int cmd_simulate(int argc, char **argv)
         goto fail;
     if (cli_open_source(trace ? trace : workload, (uint32_t)size, seed, &src, &e))
         goto fail;
-    if (run(g, src, &res, &n, &e))
+    if (run(g, src, &res, &n, &e)) {
+        if (pt.err.msg[0])
+            e = pt.err;
         goto fail;
-    cli_report r = {config, trace ? trace : workload, res, n, NULL};
+    }
+    if (cli_power_init(&pw, &cfg, res, n, &e))
+        goto fail;
+    cli_report r = {config, trace ? trace : workload, res, n, &pw.extra};
     if (json)
         cli_report_json(&r, stdout);
     else if (csv ? cli_report_csv(&r, stdout, &e) : cli_report_table(&r, stdout, &e))
         goto fail;
+    if (!json && !csv) {
+        printf("\npower and energy (all kernels):\n");
+        if (pwr_print(&pw.total, stdout, &e))
+            goto fail;
+    }
     if (pt.f && fclose(pt.f)) {
         pt.f = NULL;
         ge_errf(&e, "%s: write error", ptrace_path);
@@ -278,5 +318,7 @@ done:
     free(res);
     ws_close(src);
     sim_destroy(g);
+    cli_power_free(&pw);
+    pwr_free(pt.power);
     return rc;
 }

@@ -61,7 +61,8 @@ static void test_help(void **st)
     (void)st;
     assert_int_equal(run("simulate --help"), 0);
     const char *opts[] = {"--config", "--trace", "--workload", "--size", "--seed", "--scheduler", "--mem",
-                          "--set", "--json", "--csv", "--power-trace", "--interval", "lrr|gto|two_level"};
+                          "--set", "--json", "--csv", "--power-trace", "--activity-trace", "--interval",
+                          "lrr|gto|two_level"};
     for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
         if (!strstr(out, opts[i]))
             fail_msg("--help does not document %s", opts[i]);
@@ -100,11 +101,18 @@ static void test_power_trace(void **st)
     static char csv[1 << 16];
     slurp(path, csv, sizeof csv);
     remove(path);
-    assert_true(strncmp(csv, "kernel,kernel_id,start_cycle,window_cycles,cycles,", 50) == 0);
+    /* watts per component, one row per window */
+    assert_true(strncmp(csv, "start_cycle,time_s,cycles,total_w,", 34) == 0);
     int rows = 0;
     for (char *p = csv; (p = strchr(p, '\n')); p++)
         rows++;
     assert_true(rows >= 3); /* header + several windows of 100 cycles */
+    /* the raw activity counters instead */
+    snprintf(args, sizeof args, "simulate " CFG TRACE "--activity-trace %s --interval 100", path);
+    assert_int_equal(run(args), 0);
+    slurp(path, csv, sizeof csv);
+    remove(path);
+    assert_true(strncmp(csv, "kernel,kernel_id,start_cycle,window_cycles,cycles,", 50) == 0);
 }
 
 static void test_errors(void **st)
@@ -114,7 +122,7 @@ static void test_errors(void **st)
     assert_int_equal(run("simulate " CFG TRACE "--bogus"), 2);
     assert_int_equal(run("simulate " CFG TRACE "--workload x"), 2); /* both sources */
     assert_int_equal(run("simulate " CFG TRACE "--interval 10"), 2); /* without --power-trace */
-    assert_int_equal(run("simulate " CFG TRACE "--set l1d.sets=3"), 1);
+    assert_int_equal(run("simulate " CFG TRACE "--set l1d.line_bytes=100"), 1);
     one_line_error("l1d.");
     assert_int_equal(run("simulate " CFG TRACE "--set nosuch.key=1"), 1);
     one_line_error("nosuch.key");
