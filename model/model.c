@@ -204,18 +204,18 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
 
     /* Row-buffer locality: measured in hybrid mode; otherwise a line fetched
      * whole (4 sectors) is taken to be part of a stream that opens a row once
-     * per row_bytes / 128 lines, and a lone sector to open its own row. */
+     * per row_bytes / 128 lines, and a lone sector to open its own row.
+     * Reads reach DRAM as the loads coalesced them; write-backs as the L2
+     * merged them, i.e. the written sectors of each written line. */
     model_params mpl = *mp;
-    double gl_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD | ISA_F_STORE | ISA_F_ATOMIC);
-    double gl_sec = load_sec + store_sec + atom_sec;
-    double spl = gl_lines > 0 ? gl_sec / gl_lines : 4;
-    if (mp->row_hit < 0) {
-        double rh_stream = 1.0 - 128.0 / cfg->dram.row_bytes;
-        mpl.row_hit = rh_stream * (spl - 1) / 3.0;
-    }
+    double rh_stream = 1.0 - 128.0 / cfg->dram.row_bytes;
+    double ld_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD | ISA_F_ATOMIC);
+    double spl_r = ld_lines > 0 ? (load_sec + atom_sec) / ld_lines : 4;
+    double spl_w = pk->store_footprint_lines > 0 ? pk->store_footprint_sectors / pk->store_footprint_lines : 4;
+    double rh_r = rh_stream * (spl_r - 1) / 3.0, rh_w = rh_stream * (spl_w - 1) / 3.0;
+    if (mp->row_hit >= 0)
+        rh_r = rh_w = mp->row_hit;
     mp = &mpl;
-    mm_path path;
-    mm_latencies(cfg, mp, &path);
 
     /* memory volumes */
     double l1_miss_sec = load_sec * (1 - h1);
@@ -226,12 +226,17 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double l2_bytes = (double)cfg->l2.cache.size_bytes * cfg->l2.slices;
     double foot_bytes = pk->footprint_lines * 128.0;
     double spill = foot_bytes > l2_bytes ? 1 - l2_bytes / foot_bytes : 0;
-    double store_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_STORE | ISA_F_ATOMIC);
-    double fill = store_lines > 0 ? (store_sec + atom_sec) / (4 * store_lines) : 0;
-    double dram_write_sec = pk->store_footprint_lines * (ctas / (pk->nctas ? pk->nctas : 1)) * 4 * fill * spill;
+    double dram_write_sec = pk->store_footprint_sectors * (ctas / (pk->nctas ? pk->nctas : 1)) * spill;
     double dram_bytes = (dram_read_sec + dram_write_sec) * 32.0;
-    double wfrac = dram_read_sec + dram_write_sec > 0 ? dram_write_sec / (dram_read_sec + dram_write_sec) : 0;
-    double dram_eff = mp->dram_efficiency > 0 ? mp->dram_efficiency : mm_dram_efficiency(cfg, mp->row_hit, spl, wfrac);
+    mm_dram_mix mix = {dram_read_sec, spl_r, rh_r, dram_write_sec, spl_w, rh_w};
+    double dram_eff = mp->dram_efficiency > 0 ? mp->dram_efficiency : mm_dram_efficiency(cfg, &mix);
+    if (mp->row_hit < 0 && dram_read_sec + dram_write_sec > 0)
+        mpl.row_hit = (dram_read_sec / spl_r * rh_r + dram_write_sec / spl_w * rh_w) /
+                      (dram_read_sec / spl_r + dram_write_sec / spl_w);
+    else if (mp->row_hit < 0)
+        mpl.row_hit = rh_r;
+    mm_path path;
+    mm_latencies(cfg, mp, &path);
     double l2_sec = l1_miss_sec + store_sec + atom_sec;
     double load_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD);
     double miss_lines_per_warp = t.warps > 0 ? load_lines * (1 - h1) / t.warps : 0;

@@ -22,8 +22,13 @@ double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_s
 void mm_l2_hits(const profile *p, uint32_t k, const gpu_config *cfg, double concurrency, double *load,
                 double *store);
 void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m);
-/* Sustainable fraction of peak DRAM bandwidth for accesses of `spl` sectors
- * each, with row-buffer hit rate rh and a share wfrac of writes. */
-double mm_dram_efficiency(const gpu_config *cfg, double rh, double spl, double wfrac);
+/* DRAM traffic by kind: sectors, sectors per access and row-hit rate. */
+typedef struct mm_dram_mix {
+    double read_sectors, spl_r, rh_r;
+    double write_sectors, spl_w, rh_w;
+} mm_dram_mix;
+
+/* Sustainable fraction of peak DRAM bandwidth for this traffic. */
+double mm_dram_efficiency(const gpu_config *cfg, const mm_dram_mix *x);
 
 #endif

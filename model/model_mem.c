@@ -136,11 +136,13 @@ void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m)
 }
 
 /*
- * DRAM efficiency from the timing parameters.  An access of s sectors needs
- * s bursts of data-bus time; with probability (1 - rh) it first needs a row
+ * DRAM efficiency from the timing parameters.  Reads arrive as the sectors
+ * of a line the L2 missed (spl_r per line), write-backs as the dirty
+ * sectors of an evicted line (spl_w).  An access of s sectors needs s
+ * bursts of data-bus time; with probability (1 - rh) it first needs a row
  * activation, and activations are limited to min(banks / tRC, 1 / tRRD,
  * 4 / tFAW) per DRAM cycle (bank cycle time, activate-to-activate, the
- * four-activate window).  The access takes the longer of the two.  Mixing
+ * four-activate window).  An access takes the longer of the two.  Mixing
  * reads and writes turns the data bus around: write-to-read costs
  * tWL + burst + tWTR, read-to-write tCL + burst + 2 - tWL; a row-hit-first
  * scheduler serves a row's run of same-type requests together, so a switch
@@ -148,7 +150,7 @@ void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m)
  * the write share.  Refresh takes tRFC of every tREFI.  (Standard DRAM
  * bandwidth reasoning, e.g. Jacob, Ng & Wang, "Memory Systems", ch. 11-13.)
  */
-double mm_dram_efficiency(const gpu_config *cfg, double rh, double spl, double wfrac)
+double mm_dram_efficiency(const gpu_config *cfg, const mm_dram_mix *x)
 {
     const double burst = (double)cfg->dram.burst_length / cfg->dram.data_rate; /* DRAM cycles per burst */
     double act = (double)cfg->dram.banks / (cfg->dram.tRC ? cfg->dram.tRC : 1);
@@ -156,14 +158,20 @@ double mm_dram_efficiency(const gpu_config *cfg, double rh, double spl, double w
         act = 1.0 / cfg->dram.tRRD;
     if (cfg->dram.tFAW && 4.0 / cfg->dram.tFAW < act)
         act = 4.0 / cfg->dram.tFAW;
-    if (spl < 1)
-        spl = 1;
-    double data = spl * burst;
-    double need = (1 - rh) / act;
+    double reads = x->read_sectors / (x->spl_r > 1 ? x->spl_r : 1);
+    double writes = x->write_sectors / (x->spl_w > 1 ? x->spl_w : 1);
+    if (reads + writes <= 0)
+        return 1;
+    double data_r = (x->spl_r > 1 ? x->spl_r : 1) * burst, data_w = (x->spl_w > 1 ? x->spl_w : 1) * burst;
+    double need_r = (1 - x->rh_r) / act, need_w = (1 - x->rh_w) / act;
+    double data = reads * data_r + writes * data_w;
+    double busy = reads * (data_r > need_r ? data_r : need_r) + writes * (data_w > need_w ? data_w : need_w);
+    double w = writes / (reads + writes);
+    double rh = (reads * x->rh_r + writes * x->rh_w) / (reads + writes);
     double turn = 0.5 * ((cfg->dram.tWL + burst + cfg->dram.tWTR) + (cfg->dram.tCL + burst + 2.0 - cfg->dram.tWL));
     double run = rh < 1 ? 1.0 / (1.0 - rh) : 64.0;
-    double switches = 2.0 * wfrac * (1.0 - wfrac) / run;
-    double e = data / ((data > need ? data : need) + switches * turn);
+    double switches = 2.0 * w * (1.0 - w) / run * (reads + writes);
+    double e = data / (busy + switches * turn);
     if (cfg->dram.tREFI)
         e *= 1.0 - (double)cfg->dram.tRFC / cfg->dram.tREFI;
     return e;

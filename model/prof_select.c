@@ -163,6 +163,7 @@ int pb_finish_kernel(pbuild *b, ge_err *e)
     pk->barriers_per_warp = warps ? pk->barriers_per_warp / warps : 0;
     pk->footprint_lines = (double)b->lines.count;
     pk->store_footprint_lines = (double)b->store_lines.count;
+    pk->store_footprint_sectors = (double)b->store_sectors.count;
     pk->atomic_footprint_lines = (double)b->atomic_lines.count;
     pk->code_lines = (double)b->code.count;
     if (rep_warps(b, e))

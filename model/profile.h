@@ -115,6 +115,7 @@ typedef struct prof_kernel {
     double reg_reads, reg_writes;   /* register operands read / written (warp-wide) */
     double code_lines;              /* distinct 128 B instruction lines executed */
     double store_footprint_lines;   /* distinct 128 B lines written (stores, atomics) */
+    double store_footprint_sectors; /* distinct 32 B sectors written */
     double atomic_footprint_lines;  /* distinct 128 B lines global atomics touch */
 
     uint32_t nwarps;                /* representative warps */

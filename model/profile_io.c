@@ -175,6 +175,7 @@ static void w_kernel(wstream_x *w, const prof_kernel *k)
     w_f64(w, k->reg_writes);
     w_f64(w, k->code_lines);
     w_f64(w, k->store_footprint_lines);
+    w_f64(w, k->store_footprint_sectors);
     w_f64(w, k->atomic_footprint_lines);
     w_u32(w, k->nwarps);
     for (uint32_t i = 0; i < k->nwarps; i++) {
@@ -494,6 +495,7 @@ static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
     k->reg_writes = r_f64(r);
     k->code_lines = r_f64(r);
     k->store_footprint_lines = r_f64(r);
+    k->store_footprint_sectors = r_f64(r);
     k->atomic_footprint_lines = r_f64(r);
     uint32_t nw = r_count(r, 64, "representative warps");
     if (r->bad)

@@ -297,6 +297,9 @@ static int walk_warp(pbuild *b, const ws_cta *c, uint32_t w, double *sig, ge_err
                             return -1;
                         if ((inf->flags & (ISA_F_STORE | ISA_F_ATOMIC)) && u64set_add(&b->store_lines, ls[l].line, e) < 0)
                             return -1;
+                        for (uint32_t sm = ls[l].sectors; (inf->flags & (ISA_F_STORE | ISA_F_ATOMIC)) && sm; sm &= sm - 1)
+                            if (u64set_add(&b->store_sectors, ls[l].line * 4 + (uint64_t)__builtin_ctz(sm), e) < 0)
+                                return -1;
                         if ((inf->flags & ISA_F_ATOMIC) && u64set_add(&b->atomic_lines, ls[l].line, e) < 0)
                             return -1;
                         if (elig && log_l1(b, ls[l].line, ls[l].sectors, cta, i, chunk, (uint16_t)w, e))
@@ -436,6 +439,7 @@ static int begin_kernel(pbuild *b, const ws_kernel *k, ge_err *e)
     b->keeping_all = 1;
     u64set_clear(&b->lines);
     u64set_clear(&b->store_lines);
+    u64set_clear(&b->store_sectors);
     u64set_clear(&b->atomic_lines);
     u64set_clear(&b->code);
     return 0;
@@ -500,6 +504,7 @@ static void pb_free(pbuild *b)
     free(b->l2);
     u64set_free(&b->lines);
     u64set_free(&b->store_lines);
+    u64set_free(&b->store_sectors);
     u64set_free(&b->atomic_lines);
     u64set_free(&b->code);
     free(b->writer);
@@ -522,6 +527,7 @@ int prof_build(ws_source *src, const prof_options *o, const char *source, uint32
     b.rng = o->seed;
     u64set_init(&b.lines);
     u64set_init(&b.store_lines);
+    u64set_init(&b.store_sectors);
     u64set_init(&b.atomic_lines);
     u64set_init(&b.code);
     b.writer = calloc(PB_REGS, sizeof *b.writer);
