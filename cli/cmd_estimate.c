@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "cli_extra.h"
 #include "cli_power.h"
 #include "cli_report.h"
@@ -86,7 +87,7 @@ static int parse(int argc, char **argv, est_args *a)
     optind = 1;
     int c;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        char *end;
+        uint64_t v;
         switch (c) {
         case 'c': a->config = optarg; break;
         case 't':
@@ -96,19 +97,18 @@ static int parse(int argc, char **argv, est_args *a)
         case 'j': a->json = 1; break;
         case 'v': a->csv = 1; break;
         case 'n':
-            a->size = (uint32_t)strtoul(optarg, &end, 10);
-            if (*end || !*optarg)
+            if (cli_parse_u64(optarg, UINT32_MAX, &v))
                 return fprintf(stderr, "gpuest estimate: --size needs a number\n"), -1;
+            a->size = (uint32_t)v;
             break;
         case 's':
-            a->seed = strtoull(optarg, &end, 10);
-            if (*end || !*optarg)
+            if (cli_parse_u64(optarg, UINT64_MAX, &a->seed))
                 return fprintf(stderr, "gpuest estimate: --seed needs a number\n"), -1;
             break;
         case 'A':
-            a->eo.sample_sms = (uint32_t)strtoul(optarg, &end, 10);
-            if (*end || a->eo.sample_sms == 0)
-                return fprintf(stderr, "gpuest estimate: --sample-sms needs a positive number\n"), -1;
+            if (cli_parse_u64(optarg, 1024, &v) || v == 0)
+                return fprintf(stderr, "gpuest estimate: --sample-sms needs a number in 1..1024\n"), -1;
+            a->eo.sample_sms = (uint32_t)v;
             break;
         case 'm': {
             int m = est_mode_by_name(optarg);

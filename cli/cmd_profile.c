@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "cli_source.h"
 #include "profile.h"
 #include "profiler.h"
@@ -58,16 +59,17 @@ int cmd_profile(int argc, char **argv)
         case 'w':
             spec = optarg;
             break;
-        case 'n':
-            size = (uint32_t)strtoul(optarg, &end, 10);
-            if (*end || !*optarg) {
+        case 'n': {
+            uint64_t v;
+            if (cli_parse_u64(optarg, UINT32_MAX, &v)) {
                 fprintf(stderr, "gpuest profile: --size needs a number\n");
                 return 2;
             }
+            size = (uint32_t)v;
             break;
+        }
         case 's':
-            seed = strtoull(optarg, &end, 10);
-            if (*end || !*optarg) {
+            if (cli_parse_u64(optarg, UINT64_MAX, &seed)) {
                 fprintf(stderr, "gpuest profile: --seed needs a number\n");
                 return 2;
             }
@@ -89,13 +91,15 @@ int cmd_profile(int argc, char **argv)
             }
             break;
         }
-        case 'S':
-            po.max_sample = (uint32_t)strtoul(optarg, &end, 10);
-            if (*end || po.max_sample == 0 || po.max_sample > 4096) {
+        case 'S': {
+            uint64_t v;
+            if (cli_parse_u64(optarg, 4096, &v) || v == 0) {
                 fprintf(stderr, "gpuest profile: --sample needs a number in 1..4096\n");
                 return 2;
             }
+            po.max_sample = (uint32_t)v;
             break;
+        }
         case 'h':
             usage(stdout);
             return 0;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "gpurt.h"
 #include "json.h"
 #include "progress.h"
@@ -39,19 +40,6 @@ static void usage(FILE *f)
             "  -h, --help  show this help\n");
 }
 
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (!*s || *s == '-')
-        return -1;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static void on_progress(void *ctx, const gpurt_stats *st)
 {
     progress_update(ctx, st->thread_insts);
@@ -73,7 +61,7 @@ int cmd_run(int argc, char **argv)
             tiny = 1;
         } else if (!strcmp(a, "--size") || !strcmp(a, "--seed")) {
             uint64_t v;
-            if (i + 1 >= argc || parse_u64(argv[i + 1], !strcmp(a, "--size") ? UINT32_MAX : UINT64_MAX, &v)) {
+            if (i + 1 >= argc || cli_parse_u64(argv[i + 1], !strcmp(a, "--size") ? UINT32_MAX : UINT64_MAX, &v)) {
                 fprintf(stderr, "gpuest run: %s needs a non-negative integer%s\n", a,
                         !strcmp(a, "--size") ? " below 2^32" : "");
                 return 2;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "activity.h"
 #include "cli_power.h"
 #include "cli_report.h"
@@ -60,19 +61,6 @@ static void usage(FILE *f)
             "\n"
             "The model, its parameters and its limits: docs/simulator.md.\n",
             names, scheds);
-}
-
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (!*s || *s == '-')
-        return -1;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v > max)
-        return -1;
-    *out = v;
-    return 0;
 }
 
 /* Trace writer: one CSV row per window, in watts (power model) or raw activity. */
@@ -196,17 +184,17 @@ int cmd_simulate(int argc, char **argv)
             }
             sets[nsets++] = argv[++i];
         } else if (has && !strcmp(a, "--size")) {
-            if (parse_u64(argv[++i], UINT32_MAX, &size)) {
+            if (cli_parse_u64(argv[++i], UINT32_MAX, &size)) {
                 fprintf(stderr, "gpuest simulate: --size: '%s' is not a non-negative integer\n", argv[i]);
                 return 2;
             }
         } else if (has && !strcmp(a, "--seed")) {
-            if (parse_u64(argv[++i], UINT64_MAX, &seed)) {
+            if (cli_parse_u64(argv[++i], UINT64_MAX, &seed)) {
                 fprintf(stderr, "gpuest simulate: --seed: '%s' is not a non-negative integer\n", argv[i]);
                 return 2;
             }
         } else if (has && !strcmp(a, "--interval")) {
-            if (parse_u64(argv[++i], UINT64_MAX, &interval) || interval == 0) {
+            if (cli_parse_u64(argv[++i], UINT64_MAX, &interval) || interval == 0) {
                 fprintf(stderr, "gpuest simulate: --interval: '%s' is not a positive integer\n", argv[i]);
                 return 2;
             }

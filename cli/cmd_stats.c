@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "cli_source.h"
 #include "json.h"
 #include "table.h"
@@ -39,19 +40,6 @@ static void usage(FILE *f)
             "  -h, --help         show this help\n"
             "\n"
             "Definitions of every number: docs/traces.md.\n");
-}
-
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (!*s || *s == '-')
-        return -1;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v > max)
-        return -1;
-    *out = v;
-    return 0;
 }
 
 static void json_kernel(json_w *j, const wstats_kernel *k, int is_total)
@@ -273,7 +261,7 @@ int cmd_stats(int argc, char **argv)
             csv = 1;
         } else if (!strcmp(a, "--size") || !strcmp(a, "--seed")) {
             uint64_t *dst = a[3] == 'i' ? &size : &seed;
-            if (i + 1 >= argc || parse_u64(argv[i + 1], a[3] == 'i' ? UINT32_MAX : UINT64_MAX, dst)) {
+            if (i + 1 >= argc || cli_parse_u64(argv[i + 1], a[3] == 'i' ? UINT32_MAX : UINT64_MAX, dst)) {
                 fprintf(stderr, "gpuest stats: %s needs a non-negative integer (try --help)\n", a);
                 return 2;
             }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "cli_source.h"
 #include "json.h"
 #include "profiler.h"
@@ -190,19 +191,18 @@ int cmd_sweep(int argc, char **argv)
     int csv = 0, json = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        char *end;
+        uint64_t v;
         switch (c) {
         case 'p': prof_path = optarg; break;
         case 't':
         case 'w': spec = optarg; break;
         case 'n':
-            size = (uint32_t)strtoul(optarg, &end, 10);
-            if (*end || !*optarg)
+            if (cli_parse_u64(optarg, UINT32_MAX, &v))
                 return fprintf(stderr, "gpuest sweep: --size needs a number\n"), 2;
+            size = (uint32_t)v;
             break;
         case 's':
-            seed = strtoull(optarg, &end, 10);
-            if (*end || !*optarg)
+            if (cli_parse_u64(optarg, UINT64_MAX, &seed))
                 return fprintf(stderr, "gpuest sweep: --seed needs a number\n"), 2;
             break;
         case 'c': snprintf(cfgbuf, sizeof cfgbuf, "%s", optarg); break;
@@ -222,14 +222,14 @@ int cmd_sweep(int argc, char **argv)
             break;
         }
         case 'T':
-            s.threads = (uint32_t)strtoul(optarg, &end, 10);
-            if (*end || s.threads == 0 || s.threads > 256)
+            if (cli_parse_u64(optarg, 256, &v) || v == 0)
                 return fprintf(stderr, "gpuest sweep: --threads needs 1..256\n"), 2;
+            s.threads = (uint32_t)v;
             break;
         case 'A':
-            s.sample_sms = (uint32_t)strtoul(optarg, &end, 10);
-            if (*end || s.sample_sms == 0)
-                return fprintf(stderr, "gpuest sweep: --sample-sms needs a positive number\n"), 2;
+            if (cli_parse_u64(optarg, 1024, &v) || v == 0)
+                return fprintf(stderr, "gpuest sweep: --sample-sms needs a number in 1..1024\n"), 2;
+            s.sample_sms = (uint32_t)v;
             break;
         case 'o': outp = optarg; break;
         case 'C': csv = 1; break;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "accelsim.h"
 #include "progress.h"
 #include "suite.h"
@@ -74,19 +75,6 @@ static int pg_next_cta(ws_source *s, ws_cta *c, ge_err *e)
 
 static const ws_source_ops prog_ops = {"progress", pg_next_event, pg_next_cta, NULL, NULL};
 
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (!*s || *s == '-')
-        return -1;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int cmd_trace(int argc, char **argv)
 {
     const char *name = NULL, *dir = NULL;
@@ -109,7 +97,7 @@ int cmd_trace(int argc, char **argv)
             dir = argv[++i];
         } else if (!strcmp(a, "--size") || !strcmp(a, "--seed")) {
             uint64_t v;
-            if (i + 1 >= argc || parse_u64(argv[i + 1], !strcmp(a, "--size") ? UINT32_MAX : UINT64_MAX, &v)) {
+            if (i + 1 >= argc || cli_parse_u64(argv[i + 1], !strcmp(a, "--size") ? UINT32_MAX : UINT64_MAX, &v)) {
                 fprintf(stderr, "gpuest trace: %s needs a non-negative integer\n", a);
                 return 2;
             }

@@ -243,17 +243,11 @@ static int builtin_call(ptx_cta *c, uint32_t w, const ptx_inst *in, uint32_t mas
 
 /* ------------------------------------------------------------- emission */
 
-static int emit(ptx_cta *c, ptx_sbuf *sb, const ptx_inst *in, uint32_t pc, uint32_t mask, ge_err *e)
+/* The instruction's registers as the warp stream names them: kernel-wide ids
+ * (frame base + virtual number; predicates after the registers), renamed by
+ * the layout's bank-aware map (ptx_cfg.c). */
+static void stream_regs(const ptx_cta *c, const ptx_inst *in, ws_inst *wi)
 {
-    if (sb->n == sb->cap && ge_reserve((void **)&sb->i, &sb->cap, sb->n + 1, sizeof *sb->i, e))
-        return -1;
-    ws_inst *wi = &sb->i[sb->n++];
-    memset(wi, 0, sizeof *wi);
-    wi->pc = (uint64_t)pc * PTX_PC_STRIDE;
-    wi->mask = mask;
-    wi->opcode = in->mnem;
-    wi->op = c->dyn_isa;
-    wi->addr = WS_NO_ADDR;
     const ptx_frame *fr = &c->lay->frame[in->func];
     int nd = in->nws & 15, ns = in->nws >> 4;
     wi->ndst = (uint8_t)nd;
@@ -266,6 +260,20 @@ static int emit(ptx_cta *c, ptx_sbuf *sb, const ptx_inst *in, uint32_t pc, uint3
         else
             wi->src[i - nd] = (uint16_t)id;
     }
+}
+
+static int emit(ptx_cta *c, ptx_sbuf *sb, const ptx_inst *in, uint32_t pc, uint32_t mask, ge_err *e)
+{
+    if (sb->n == sb->cap && ge_reserve((void **)&sb->i, &sb->cap, sb->n + 1, sizeof *sb->i, e))
+        return -1;
+    ws_inst *wi = &sb->i[sb->n++];
+    memset(wi, 0, sizeof *wi);
+    wi->pc = (uint64_t)pc * PTX_PC_STRIDE;
+    wi->mask = mask;
+    wi->opcode = in->mnem;
+    wi->op = c->dyn_isa;
+    wi->addr = WS_NO_ADDR;
+    stream_regs(c, in, wi);
     if (isa_is_mem((isa_op)wi->op)) {
         wi->size = (uint8_t)(ptx_types[in->type].size * in->vec);
         if (sb->na + 32 > sb->acap && ge_reserve((void **)&sb->a, &sb->acap, sb->na + 32, sizeof *sb->a, e))
@@ -668,18 +676,7 @@ static void fill_step_inst(ptx_cta *c, const ptx_inst *in, uint32_t pc, ptx_step
     wi->opcode = in->mnem;
     wi->op = in->isa;
     wi->addr = WS_NO_ADDR;
-    const ptx_frame *fr = &c->lay->frame[in->func];
-    int nd = in->nws & 15, ns = in->nws >> 4;
-    wi->ndst = (uint8_t)nd;
-    wi->nsrc = (uint8_t)ns;
-    for (int i = 0; i < nd + ns; i++) {
-        uint16_t r = in->wsreg[i];
-        uint32_t id = c->lay->wsmap[(r & PTX_WSREG_PRED) ? c->lay->nregs + fr->pred + (r & 0x7fffu) : fr->reg + r];
-        if (i < nd)
-            wi->dst[i] = (uint16_t)id;
-        else
-            wi->src[i - nd] = (uint16_t)id;
-    }
+    stream_regs(c, in, wi);
     memset(out->addr, 0, sizeof out->addr);
 }
 
