@@ -28,8 +28,6 @@
 #include "suite_source.h"
 #include "table.h"
 
-#pragma weak suite_all
-
 static int selected(const char *name, int argc, char **argv, int first)
 {
     if (first >= argc)
@@ -127,10 +125,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: bench_emu [--tiny] [--csv] [--stream] [--size N] [NAME...]\n");
             return 2;
         }
-    }
-    if (!suite_all) {
-        fprintf(stderr, "bench_emu: the workload suite is not in this build\n");
-        return 2;
     }
     for (int k = i; k < argc; k++)
         if (!suite_find(argv[k])) {

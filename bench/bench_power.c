@@ -26,10 +26,8 @@
 #include "cacti.h"
 #include "config_registry.h"
 #include "power.h"
-#ifdef PWR_BENCH_SUITE
 #include "pwr_suite_run.h"
 #include "suite.h"
-#endif
 
 static double now_s(void)
 {
@@ -122,7 +120,6 @@ static int bench_eval(int quick)
     return 0;
 }
 
-#ifdef PWR_BENCH_SUITE
 /* AccelWattch's Volta average shares, % (see the top of this file). */
 static double accelwattch_pct(pwr_component c, int *group)
 {
@@ -204,7 +201,6 @@ static int bench_suite(const char *config, int full)
     pwr_free(m);
     return 0;
 }
-#endif
 
 int main(int argc, char **argv)
 {
@@ -224,13 +220,7 @@ int main(int argc, char **argv)
     }
     if (bench_create() || bench_eval(quick))
         return 1;
-#ifdef PWR_BENCH_SUITE
     if (bench_suite(config, full))
         return 1;
-#else
-    (void)full;
-    printf("\nsuite breakdown: unavailable in this build (needs gpuest_sampler, gpuest_ptx, gpuest_suite)\n");
-    (void)config;
-#endif
     return 0;
 }

@@ -43,10 +43,8 @@
 #include "accelsim.h"
 #include "config_registry.h"
 #include "sim.h"
-#ifdef BENCH_HAVE_SUITE
 #include "suite.h"
 #include "suite_source.h"
-#endif
 
 #define BENCH_MEMORY_BOUND_UTIL 0.30   /* DRAM busy fraction that marks a memory-bound run */
 #define BENCH_COMPUTE_BOUND_SHARE 0.50 /* issued + structural share of scheduler-cycles: compute-bound */
@@ -400,7 +398,6 @@ int main(int argc, char **argv)
             }
             msrc_free(&m);
         }
-#ifdef BENCH_HAVE_SUITE
         if (!quick)
             for (const wl_desc *const *w = suite_all(); *w; w++) {
                 if (only && strcmp(only, (*w)->name))
@@ -426,7 +423,6 @@ int main(int argc, char **argv)
                     return 1;
                 }
             }
-#endif
         for (int gi = 0; gi < G_COUNT; gi++) {
             char label[40];
             snprintf(label, sizeof label, "GROUP %s", group_names[gi]);

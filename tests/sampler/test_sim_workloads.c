@@ -22,10 +22,8 @@
 #include "accelsim.h"
 #include "config_registry.h"
 #include "synth.h"
-#ifdef TEST_HAVE_SUITE
 #include "suite.h"
 #include "suite_source.h"
-#endif
 
 typedef int (*open_fn)(const void *what, ws_source **src, ge_err *e);
 
@@ -112,7 +110,6 @@ static void test_traces(void **st)
     }
 }
 
-#ifdef TEST_HAVE_SUITE
 static int open_suite(const void *what, ws_source **src, ge_err *e)
 {
     const wl_desc *w = what;
@@ -128,15 +125,12 @@ static void test_suite(void **st)
         for (const wl_desc *const *w = suite_all(); *w; w++)
             check_run(cfgs[c], (*w)->name, open_suite, *w, NULL);
 }
-#endif
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_traces),
-#ifdef TEST_HAVE_SUITE
         cmocka_unit_test(test_suite),
-#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

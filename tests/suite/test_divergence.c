@@ -199,17 +199,10 @@ static void run_counts(const char *name, uint32_t size, gpurt_stats *st)
     assert_int_equal(st->launches, 1);
 }
 
-/* The same numbers through the warp stream and wstats, when the suite
- * source (workloads/suite/suite_source.c, in gpuest_ptx) is in the tree:
- * the path `gpuest stats` takes. */
+/* The same numbers through the warp stream and wstats: the path
+ * `gpuest stats` takes. */
 static void check_stream(const char *name, uint32_t size, double expect_eff)
 {
-#ifndef HAVE_SUITE_SOURCE
-    (void)name;
-    (void)size;
-    (void)expect_eff;
-    print_message("(suite_source.c not in the tree: warp-stream cross-check skipped)\n");
-#else
     const wl_desc *w = suite_find(name);
     wl_params p = {size, 1};
     ws_source *src = NULL;
@@ -226,7 +219,6 @@ static void check_stream(const char *name, uint32_t size, double expect_eff)
     wstats_free(&s);
     print_message("%s through suite_source + wstats: SIMD eff %.4f\n", name, eff);
     assert_true(eff > expect_eff - 1e-12 && eff < expect_eff + 1e-12);
-#endif
 }
 
 static void test_ifelse(void **state)
