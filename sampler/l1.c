@@ -140,6 +140,7 @@ int l1_pop(l1_unit *u, uint64_t now, uint32_t *token)
     if (u->hn)
         u->heap[i] = last;
     u->tokens--;
+    u->ver++;
     return 1;
 }
 
@@ -205,7 +206,9 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
     l1_cache *lc = &u->cache[ci];
     cache *c = &lc->c;
     uint64_t ps = port_start(lc, now);
-    if (ps == UINT64_MAX || u->tokens >= u->hcap)
+    if (ps == UINT64_MAX)
+        return u->timed = 1, SIM_MEM_RETRY;
+    if (u->tokens >= u->hcap)
         return SIM_MEM_RETRY;
     uint32_t req = a->sectors & c->full;
     int slot = cache_find(c, a->line);
@@ -307,7 +310,7 @@ static sim_mem_status access_store(l1_unit *u, const sim_mem_access *a, uint64_t
     cache *c = &lc->c;
     uint64_t ps = port_start(lc, now);
     if (ps == UINT64_MAX)
-        return SIM_MEM_RETRY;
+        return u->timed = 1, SIM_MEM_RETRY;
     uint32_t req = a->sectors & c->full;
     int slot = cache_find(c, a->line);
     uint32_t hit = slot >= 0 ? req & c->valid[slot] : 0;
@@ -356,20 +359,49 @@ static sim_mem_status access_store(l1_unit *u, const sim_mem_access *a, uint64_t
     return SIM_MEM_ACCEPTED;
 }
 
+static int same_refusal(const l1_unit *u, const sim_mem_access *a, uint32_t room_pkts, uint32_t room_flits)
+{
+    return u->refused.valid && u->refused.ver == u->ver && u->refused.line == a->line &&
+           u->refused.sectors == a->sectors && u->refused.kind == (int)a->kind && u->refused.space == a->space &&
+           u->refused.bypass_l1 == a->bypass_l1 && u->refused.room_pkts == room_pkts &&
+           u->refused.room_flits == room_flits;
+}
+
 sim_mem_status l1_access(l1_unit *u, const sim_mem_access *a, uint64_t now, uint32_t room_pkts,
                          uint32_t room_flits, mem_pkt out[2], int *nout, uint64_t *send_at)
 {
     *nout = 0;
-    if (a->kind == SIM_MEM_STORE)
-        return access_store(u, a, now, room_pkts, room_flits, out, nout, send_at);
+    if (same_refusal(u, a, room_pkts, room_flits))
+        return SIM_MEM_RETRY;
+    sim_mem_status st;
+    u->timed = 0;
     int ci = a->space == ISA_SPACE_CONST ? u->route_const : a->space == ISA_SPACE_TEX ? u->route_tex : L1_DATA;
-    if (a->kind == SIM_MEM_ATOMIC || a->bypass_l1 || !u->cache[ci].present)
-        return access_bypass(u, a, now, room_pkts, room_flits, out, nout, send_at);
-    return access_load(u, ci, a, now, room_pkts, room_flits, out, nout, send_at);
+    if (a->kind == SIM_MEM_STORE)
+        st = access_store(u, a, now, room_pkts, room_flits, out, nout, send_at);
+    else if (a->kind == SIM_MEM_ATOMIC || a->bypass_l1 || !u->cache[ci].present)
+        st = access_bypass(u, a, now, room_pkts, room_flits, out, nout, send_at);
+    else
+        st = access_load(u, ci, a, now, room_pkts, room_flits, out, nout, send_at);
+    if (st == SIM_MEM_ACCEPTED) {
+        u->ver++;
+        u->refused.valid = 0;
+    } else if (!u->timed) {
+        u->refused.valid = 1;
+        u->refused.ver = u->ver;
+        u->refused.line = a->line;
+        u->refused.sectors = a->sectors;
+        u->refused.kind = (int)a->kind;
+        u->refused.space = a->space;
+        u->refused.bypass_l1 = a->bypass_l1;
+        u->refused.room_pkts = room_pkts;
+        u->refused.room_flits = room_flits;
+    }
+    return st;
 }
 
 void l1_fill(l1_unit *u, const mem_pkt *p, uint64_t now)
 {
+    u->ver++;
     l1_cache *lc = &u->cache[p->cache];
     mshr_entry *en = &lc->m.e[p->mshr];
     en->pending &= ~p->sectors;
@@ -401,6 +433,7 @@ void l1_fill(l1_unit *u, const mem_pkt *p, uint64_t now)
 
 void l1_invalidate(l1_unit *u)
 {
+    u->ver++;
     for (int i = 0; i < L1_NCACHES; i++)
         if (u->cache[i].present)
             cache_invalidate_all(&u->cache[i].c);

@@ -82,6 +82,19 @@ typedef struct l1_unit {
     uint32_t hn, hcap;
     uint64_t seq;
     uint32_t tokens;                 /* accepted loads/atomics not yet popped (<= hcap) */
+    /* Refusal memo.  A refused access is offered again every cycle until it
+     * is taken; unless the refusal depended on the clock (a busy data port),
+     * the same access with the same queue room is refused again for as long
+     * as nothing in this unit changed, so l1_access answers it from here.
+     * `ver` counts the unit's state changes (accepts, fills, pops,
+     * invalidations). */
+    uint64_t ver;
+    struct {
+        uint64_t line, ver;
+        uint32_t sectors, room_pkts, room_flits;
+        int kind, space, bypass_l1, valid;
+    } refused;
+    int timed;                       /* the last refusal was the data port's (clock-dependent) */
     l1_stats st;
 } l1_unit;
 
