@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "addrmap.h"
 #include "model_int.h"
 #include "occupancy.h"
 
@@ -147,6 +148,44 @@ static void generation(const gpu_config *cfg, const prof_kernel *pk, model_polic
         g->t = g->t_mshr;
 }
 
+/* See model_int.h. */
+double mm_atomic_busiest_slice(const gpu_config *cfg, const prof_kernel *pk, double atom_sec, double atom_lines,
+                               double scale)
+{
+    uint32_t S = cfg->l2.slices;
+    if (!S || atom_sec <= 0 || pk->atomic_footprint_lines < 1)
+        return 0;
+    addrmap am;
+    addrmap_init(&am, cfg);
+    uint32_t slice[PROF_ATOMIC_HOT], n = 0;
+    double load[PROF_ATOMIC_HOT], tracked = 0, hot = 0;
+    uint32_t l2_line = cfg->l2.cache.line_bytes ? cfg->l2.cache.line_bytes : 128;
+    /* The LSU coalesces in the L1's sectors; an atomic of one 32 B sector
+     * on a GPU with 128 B L1 sectors (Fermi) still moves and performs 4. */
+    double gran = cfg->l1d.sector_bytes > 32 ? cfg->l1d.sector_bytes / 32.0 : 1;
+    atom_sec = fmax(atom_sec, atom_lines * gran);
+    for (uint32_t i = 0; i < pk->natomic_hot; i++) {
+        uint32_t sl = addrmap_slice(&am, pk->atomic_hot_line[i] * 128 / l2_line), j = 0;
+        while (j < n && slice[j] != sl)
+            j++;
+        if (j == n)
+            slice[n] = sl, load[n++] = 0;
+        double sec = fmax(pk->atomic_hot_sectors[i], pk->atomic_hot_packets[i] * gran) * scale;
+        load[j] += sec;
+        tracked += sec;
+        if (load[j] > hot)
+            hot = load[j];
+    }
+    double rest = atom_sec > tracked ? atom_sec - tracked : 0;
+    double rest_lines = pk->atomic_footprint_lines - pk->natomic_hot;
+    if (rest_lines < 1)
+        return hot;
+    if (rest_lines >= S) /* the rest reaches every slice, the busiest too */
+        return hot + rest / S;
+    double each = rest / rest_lines;
+    return hot > each ? hot : each;
+}
+
 int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p, uint32_t k,
                  const model_params *mp, const model_scenario *sc, kresult *out, model_detail *d, ge_err *e)
 {
@@ -251,15 +290,18 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double t_l2 = l2_sec * 32.0 / (path.l2_bw * share);
     double t_noc = noc_flits * cfg->noc.flit_bytes / (path.noc_bw * share);
     /* Global atomics are performed at the L2 slice that owns their line,
-     * one sector per bank-cycle each: a kernel that hammers few lines is
-     * bound by the few slices that own them. */
-    double atom_slices = pk->atomic_footprint_lines < cfg->l2.slices ? pk->atomic_footprint_lines : cfg->l2.slices;
+     * each sector holding the slice's port for a whole cycle (other accesses
+     * move l2.banks sectors per cycle): a kernel that hammers few lines is
+     * bound by the busiest slice, which also serves its share of the rest. */
     double l2_banks = cfg->l2.cache.banks ? cfg->l2.cache.banks : 1;
-    double t_atom = atom_slices >= 1 ? atom_sec * l2_banks / (atom_slices * share) * cfg->gpu.core_clock_mhz /
-                                           cfg->gpu.l2_clock_mhz
-                                     : 0;
-    if (t_atom > t_l2)
-        t_l2 = t_atom;
+    double atom_busiest = mm_atomic_busiest_slice(cfg, pk, atom_sec, sum_ops(t.op_lines, SP(GLOBAL), ISA_F_ATOMIC),
+                                                  ctas / (pk->nctas ? (double)pk->nctas : 1));
+    if (atom_busiest > 0) {
+        double busiest = atom_busiest + (l1_miss_sec + store_sec) / (cfg->l2.slices * l2_banks);
+        double t_atom = busiest / share * cfg->gpu.core_clock_mhz / cfg->gpu.l2_clock_mhz;
+        if (t_atom > t_l2)
+            t_l2 = t_atom;
+    }
 
     /* Start-up: the I-caches are cold at every kernel launch and fetch has
      * no prefetcher, so each executed code line costs a miss on the critical

@@ -33,7 +33,8 @@
 #include "reuse.h"
 #include "wstream.h"
 
-#define PROF_VERSION 1
+#define PROF_VERSION 2
+#define PROF_ATOMIC_HOT 64 /* atomic lines whose sectors a profile keeps one by one */
 #define PROF_MAX_DEPS 3
 #define PROF_NO_DEP 0
 
@@ -117,6 +118,13 @@ typedef struct prof_kernel {
     double store_footprint_lines;   /* distinct 128 B lines written (stores, atomics) */
     double store_footprint_sectors; /* distinct 32 B sectors written */
     double atomic_footprint_lines;  /* distinct 128 B lines global atomics touch */
+    /* The first PROF_ATOMIC_HOT distinct lines of global atomics and their
+     * atomic sectors: the model maps them to L2 slices with the design's
+     * address hash to find the busiest slice. */
+    uint32_t natomic_hot;
+    uint64_t atomic_hot_line[PROF_ATOMIC_HOT];
+    double atomic_hot_sectors[PROF_ATOMIC_HOT]; /* 32 B sectors */
+    double atomic_hot_packets[PROF_ATOMIC_HOT]; /* line accesses (one packet each) */
 
     uint32_t nwarps;                /* representative warps */
     prof_warp *warps;

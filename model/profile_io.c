@@ -177,6 +177,12 @@ static void w_kernel(wstream_x *w, const prof_kernel *k)
     w_f64(w, k->store_footprint_lines);
     w_f64(w, k->store_footprint_sectors);
     w_f64(w, k->atomic_footprint_lines);
+    w_u32(w, k->natomic_hot);
+    for (uint32_t i = 0; i < k->natomic_hot; i++) {
+        w_u64(w, k->atomic_hot_line[i]);
+        w_f64(w, k->atomic_hot_sectors[i]);
+        w_f64(w, k->atomic_hot_packets[i]);
+    }
     w_u32(w, k->nwarps);
     for (uint32_t i = 0; i < k->nwarps; i++) {
         w_f64(w, k->warps[i].weight);
@@ -497,6 +503,12 @@ static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
     k->store_footprint_lines = r_f64(r);
     k->store_footprint_sectors = r_f64(r);
     k->atomic_footprint_lines = r_f64(r);
+    k->natomic_hot = r_count(r, PROF_ATOMIC_HOT, "hot atomic lines");
+    for (uint32_t i = 0; i < k->natomic_hot && !r->bad; i++) {
+        k->atomic_hot_line[i] = r_u64(r);
+        k->atomic_hot_sectors[i] = r_f64(r);
+        k->atomic_hot_packets[i] = r_f64(r);
+    }
     uint32_t nw = r_count(r, 64, "representative warps");
     if (r->bad)
         return bad_ret(r);

@@ -101,6 +101,26 @@ static uint32_t bank_cycles(uint32_t mask, const uint64_t *addr, uint32_t size)
     return best;
 }
 
+/* A line of a global atomic: its footprint, and its sectors while it is
+ * one of the first PROF_ATOMIC_HOT distinct lines. */
+static int atomic_line(pbuild *b, const co_line *ln, ge_err *e)
+{
+    prof_kernel *pk = b->pk;
+    int added = u64set_add(&b->atomic_lines, ln->line, e);
+    if (added < 0)
+        return -1;
+    double sec = __builtin_popcount(ln->sectors);
+    if (added && pk->natomic_hot < PROF_ATOMIC_HOT)
+        pk->atomic_hot_line[pk->natomic_hot++] = ln->line;
+    for (uint32_t i = 0; i < pk->natomic_hot; i++)
+        if (pk->atomic_hot_line[i] == ln->line) {
+            pk->atomic_hot_sectors[i] += sec;
+            pk->atomic_hot_packets[i] += 1;
+            break;
+        }
+    return 0;
+}
+
 /* Atomics: the most lanes that hit one address (they serialise). */
 static uint32_t atomic_serial(uint32_t mask, const uint64_t *addr)
 {
@@ -300,7 +320,7 @@ static int walk_warp(pbuild *b, const ws_cta *c, uint32_t w, double *sig, ge_err
                         for (uint32_t sm = ls[l].sectors; (inf->flags & (ISA_F_STORE | ISA_F_ATOMIC)) && sm; sm &= sm - 1)
                             if (u64set_add(&b->store_sectors, ls[l].line * 4 + (uint64_t)__builtin_ctz(sm), e) < 0)
                                 return -1;
-                        if ((inf->flags & ISA_F_ATOMIC) && u64set_add(&b->atomic_lines, ls[l].line, e) < 0)
+                        if ((inf->flags & ISA_F_ATOMIC) && atomic_line(b, &ls[l], e))
                             return -1;
                         if (elig && log_l1(b, ls[l].line, ls[l].sectors, cta, i, chunk, (uint16_t)w, e))
                             return -1;

@@ -14,6 +14,7 @@
 
 #include "config_registry.h"
 #include "model.h"
+#include "model_int.h"
 #include "profiler.h"
 #include "reuse.h"
 #include "synth.h"
@@ -185,6 +186,45 @@ static void test_policies(void **st)
         assert_true(model_multiwarp(&t, 1, 1, (model_policy)p, NULL, NULL) == 108);
 }
 
+/* ---- the busiest L2 slice of global atomics (hand-computed) ---- */
+
+static void test_atomic_busiest_slice(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
+    assert_int_equal(cfg.l2.slices, 12);
+    assert_string_equal(cfg.l2.hash, "linear"); /* slice = line mod 12 */
+    cfg.l1d.sector_bytes = 32;                  /* one L2 sector per coalesced sector */
+    static prof_kernel k;
+    memset(&k, 0, sizeof k);
+    /* lines 0 and 12 share slice 0; line 1 is alone on slice 1 */
+    uint64_t line[3] = {0, 12, 1};
+    double sec[3] = {100, 50, 30};
+    for (int i = 0; i < 3; i++) {
+        k.atomic_hot_line[i] = line[i];
+        k.atomic_hot_sectors[i] = sec[i];
+        k.atomic_hot_packets[i] = sec[i] / 2; /* two sectors per access */
+    }
+    k.natomic_hot = 3;
+    k.atomic_footprint_lines = 3;
+    assert_true(mm_atomic_busiest_slice(&cfg, &k, 180, 90, 1) == 150);
+    assert_true(mm_atomic_busiest_slice(&cfg, &k, 90, 45, 0.5) == 75); /* half the CTAs */
+    /* 4 more lines (fewer than the slices) carry 400 sectors: 100 each */
+    k.atomic_footprint_lines = 7;
+    assert_true(mm_atomic_busiest_slice(&cfg, &k, 580, 290, 1) == 150);
+    /* 100 more lines reach every slice: slice 0 gets 1200 / 12 more */
+    k.atomic_footprint_lines = 103;
+    assert_true(mm_atomic_busiest_slice(&cfg, &k, 1380, 690, 1) == 250);
+    /* Fermi's 128 B L1 sectors: each access moves 4 sectors */
+    assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
+    k.atomic_footprint_lines = 3;
+    assert_true(mm_atomic_busiest_slice(&cfg, &k, 180, 90, 1) == 4 * (50 + 25));
+    /* no atomics: no bound */
+    assert_true(mm_atomic_busiest_slice(&cfg, &k, 0, 0, 1) == 0);
+}
+
 /* ---- profiler on a synthetic stream ---- */
 
 static void build_kernel(synth_source *s, uint32_t nctas)
@@ -234,6 +274,33 @@ static void test_profiler_counts(void **st)
     assert_true(k->nwarps >= 1);
     /* the FMA's source was produced one instruction earlier */
     assert_int_equal(k->warps[0].inst[1].dep[0], 1);
+    prof_free(&p);
+    synth_free(&s);
+}
+
+/* Global atomics: footprint and the per-line counts of the hot lines. */
+static void test_profiler_atomics(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "atomics", 2, 64, 16);
+    for (uint32_t c = 0; c < 2; c++)
+        for (uint32_t w = 0; w < 2; w++) {
+            synth_add_mem(&s, c, w, ISA_OP_ATOM_GLOBAL, 0xffffffffu, 0x1000, 0, 4); /* one word: 1 sector */
+            synth_add_mem(&s, c, w, ISA_OP_ATOM_GLOBAL, 0xffffffffu, 0x2000, 4, 4); /* one line: 4 sectors */
+            synth_add(&s, c, w, ISA_OP_EXIT, 0xffffffffu);
+        }
+    prof_options o;
+    prof_options_default(&o);
+    profile p;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &o, "atomics", 0, 1, &p, &e), 0);
+    const prof_kernel *k = &p.k[0];
+    assert_true(k->atomic_footprint_lines == 2);
+    assert_int_equal(k->natomic_hot, 2);
+    assert_true(k->atomic_hot_line[0] == 0x1000 / 128 && k->atomic_hot_line[1] == 0x2000 / 128);
+    assert_true(k->atomic_hot_sectors[0] == 4 && k->atomic_hot_packets[0] == 4);
+    assert_true(k->atomic_hot_sectors[1] == 16 && k->atomic_hot_packets[1] == 4);
     prof_free(&p);
     synth_free(&s);
 }
@@ -351,7 +418,8 @@ int main(void)
         cmocka_unit_test(test_reuse_matches_lru), cmocka_unit_test(test_md1),
         cmocka_unit_test(test_replay),          cmocka_unit_test(test_policies),
         cmocka_unit_test(test_profiler_counts), cmocka_unit_test(test_profile_file),
-        cmocka_unit_test(test_model_properties),
+        cmocka_unit_test(test_model_properties), cmocka_unit_test(test_atomic_busiest_slice),
+        cmocka_unit_test(test_profiler_atomics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

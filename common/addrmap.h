@@ -32,8 +32,8 @@
  *    (MICRO 2000), which turns row conflicts of strided streams into
  *    accesses to different banks.
  */
-#ifndef SIM_ADDRMAP_H
-#define SIM_ADDRMAP_H
+#ifndef GE_ADDRMAP_H
+#define GE_ADDRMAP_H
 
 #include <stdint.h>
 
