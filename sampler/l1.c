@@ -184,8 +184,10 @@ static sim_mem_status access_bypass(l1_unit *u, const sim_mem_access *a, uint64_
     int kind = a->kind == SIM_MEM_ATOMIC ? PKT_ATOMIC : PKT_READ;
     mem_pkt p;
     make_pkt(u, &p, a->line, a->sectors, kind, L1_DATA, -1, PKT_F_NOFILL);
-    if (mshr_full(&lc->m) || u->tokens >= u->hcap || room_pkts < 1 || room_flits < p.flits)
+    if (mshr_full(&lc->m) || u->tokens >= u->hcap)
         return SIM_MEM_RETRY;
+    if (room_pkts < 1 || room_flits < p.flits)
+        return u->why = L1_REFUSED_ROOM, SIM_MEM_RETRY;
     int mi = mshr_alloc(&lc->m, a->line, 0);
     lc->m.e[mi].pending = a->sectors;
     lc->m.e[mi].flags = PKT_F_NOFILL;
@@ -207,7 +209,7 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
     cache *c = &lc->c;
     uint64_t ps = port_start(lc, now);
     if (ps == UINT64_MAX)
-        return u->timed = 1, SIM_MEM_RETRY;
+        return u->why = L1_REFUSED_PORT, SIM_MEM_RETRY;
     if (u->tokens >= u->hcap)
         return SIM_MEM_RETRY;
     uint32_t req = a->sectors & c->full;
@@ -242,7 +244,7 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
             return SIM_MEM_RETRY;
         fetch = mem_mask_expand(mem_mask_contract(miss, lc->gran), lc->gran) & ~valid;
         if (fetch && (room_pkts < 1 || room_flits < mem_flits(MEM_PKT_HEADER_BYTES, u->flit_bytes)))
-            return SIM_MEM_RETRY; /* cheap answer before the victim search (queue full is common) */
+            return u->why = L1_REFUSED_ROOM, SIM_MEM_RETRY; /* cheap answer before the victim search */
         if (slot < 0 && !lc->alloc_on_fill) {
             victim = cache_victim(c, a->line);
             if (victim < 0)
@@ -259,7 +261,7 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
         fl += wb.flits;
     }
     if (pk > room_pkts || fl > room_flits)
-        return SIM_MEM_RETRY;
+        return u->why = L1_REFUSED_ROOM, SIM_MEM_RETRY;
     /* Commit. */
     lc->port_free = pend_end;
     *nout = 0;
@@ -303,14 +305,14 @@ static sim_mem_status access_store(l1_unit *u, const sim_mem_access *a, uint64_t
     *nout = 0;
     if (!lc->present) {
         if (room_pkts < 1 || room_flits < wr.flits)
-            return SIM_MEM_RETRY;
+            return u->why = L1_REFUSED_ROOM, SIM_MEM_RETRY;
         out[(*nout)++] = wr;
         return SIM_MEM_ACCEPTED;
     }
     cache *c = &lc->c;
     uint64_t ps = port_start(lc, now);
     if (ps == UINT64_MAX)
-        return u->timed = 1, SIM_MEM_RETRY;
+        return u->why = L1_REFUSED_PORT, SIM_MEM_RETRY;
     uint32_t req = a->sectors & c->full;
     int slot = cache_find(c, a->line);
     uint32_t hit = slot >= 0 ? req & c->valid[slot] : 0;
@@ -330,7 +332,7 @@ static sim_mem_status access_store(l1_unit *u, const sim_mem_access *a, uint64_t
         fl += wb.flits;
     }
     if (pk > room_pkts || fl > room_flits)
-        return SIM_MEM_RETRY;
+        return u->why = L1_REFUSED_ROOM, SIM_MEM_RETRY;
     /* Commit. */
     uint32_t n_req = popc(mem_mask_contract(req, lc->gran)), n_hit = popc(mem_mask_contract(hit, lc->gran));
     lc->port_free = ps + n_req;
@@ -363,8 +365,8 @@ static int same_refusal(const l1_unit *u, const sim_mem_access *a, uint32_t room
 {
     return u->refused.valid && u->refused.ver == u->ver && u->refused.line == a->line &&
            u->refused.sectors == a->sectors && u->refused.kind == (int)a->kind && u->refused.space == a->space &&
-           u->refused.bypass_l1 == a->bypass_l1 && u->refused.room_pkts == room_pkts &&
-           u->refused.room_flits == room_flits;
+           u->refused.bypass_l1 == a->bypass_l1 &&
+           (!u->refused.room || (u->refused.room_pkts == room_pkts && u->refused.room_flits == room_flits));
 }
 
 sim_mem_status l1_access(l1_unit *u, const sim_mem_access *a, uint64_t now, uint32_t room_pkts,
@@ -374,7 +376,7 @@ sim_mem_status l1_access(l1_unit *u, const sim_mem_access *a, uint64_t now, uint
     if (same_refusal(u, a, room_pkts, room_flits))
         return SIM_MEM_RETRY;
     sim_mem_status st;
-    u->timed = 0;
+    u->why = L1_REFUSED_STATE;
     int ci = a->space == ISA_SPACE_CONST ? u->route_const : a->space == ISA_SPACE_TEX ? u->route_tex : L1_DATA;
     if (a->kind == SIM_MEM_STORE)
         st = access_store(u, a, now, room_pkts, room_flits, out, nout, send_at);
@@ -385,7 +387,7 @@ sim_mem_status l1_access(l1_unit *u, const sim_mem_access *a, uint64_t now, uint
     if (st == SIM_MEM_ACCEPTED) {
         u->ver++;
         u->refused.valid = 0;
-    } else if (!u->timed) {
+    } else if (u->why != L1_REFUSED_PORT) {
         u->refused.valid = 1;
         u->refused.ver = u->ver;
         u->refused.line = a->line;
@@ -393,6 +395,7 @@ sim_mem_status l1_access(l1_unit *u, const sim_mem_access *a, uint64_t now, uint
         u->refused.kind = (int)a->kind;
         u->refused.space = a->space;
         u->refused.bypass_l1 = a->bypass_l1;
+        u->refused.room = u->why == L1_REFUSED_ROOM;
         u->refused.room_pkts = room_pkts;
         u->refused.room_flits = room_flits;
     }

@@ -52,6 +52,7 @@
 #include "mshr.h"
 
 enum { WP_WRITE_THROUGH = 0, WP_WRITE_BACK, WP_WRITE_EVICT };
+enum { L1_REFUSED_STATE = 0, L1_REFUSED_ROOM, L1_REFUSED_PORT };
 
 typedef struct l1_cache {
     int present;
@@ -83,18 +84,19 @@ typedef struct l1_unit {
     uint64_t seq;
     uint32_t tokens;                 /* accepted loads/atomics not yet popped (<= hcap) */
     /* Refusal memo.  A refused access is offered again every cycle until it
-     * is taken; unless the refusal depended on the clock (a busy data port),
-     * the same access with the same queue room is refused again for as long
-     * as nothing in this unit changed, so l1_access answers it from here.
-     * `ver` counts the unit's state changes (accepts, fills, pops,
-     * invalidations). */
+     * is taken.  A refusal for want of an MSHR, a completion slot or a way
+     * (state) holds, whatever the queue room, for as long as nothing in this
+     * unit changes; one for want of queue room holds while the room is also
+     * the same; one for a busy data port depends on the clock and is not
+     * kept.  `ver` counts the unit's state changes (accepts, fills, pops,
+     * invalidations), so l1_access answers a repeat from the memo. */
     uint64_t ver;
     struct {
         uint64_t line, ver;
         uint32_t sectors, room_pkts, room_flits;
-        int kind, space, bypass_l1, valid;
+        int kind, space, bypass_l1, room, valid;
     } refused;
-    int timed;                       /* the last refusal was the data port's (clock-dependent) */
+    int why; /* L1_REFUSED_*: the reason of the last refusal */
     l1_stats st;
 } l1_unit;
 
