@@ -233,6 +233,15 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double load_sec = sum_ops(t.op_sectors, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD);
     double store_sec = sum_ops(t.op_sectors, SP(GLOBAL) | SP(LOCAL), ISA_F_STORE);
     double atom_sec = sum_ops(t.op_sectors, SP(GLOBAL), ISA_F_ATOMIC);
+    double load_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD);
+    /* Below the L1 whole L1 sectors move: with Fermi's 128 B L1 sectors a
+     * line access of one 32 B sector still fetches, writes or performs four
+     * at the L2 (sampler/l1.h, granularity).  L1 activity stays in the
+     * accesses' own sectors. */
+    double gran = cfg->l1d.sector_bytes > 32 ? cfg->l1d.sector_bytes / 32.0 : 1;
+    double load_mv = fmax(load_sec, load_lines * gran);
+    double store_mv = fmax(store_sec, sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_STORE) * gran);
+    double atom_mv = fmax(atom_sec, sum_ops(t.op_lines, SP(GLOBAL), ISA_F_ATOMIC) * gran);
     double H2, H2s;
     mm_l2_hits(p, k, cfg, (double)occ.ctas_per_sm * sms, &H2, &H2s);
     double h2 = mp->l2_hit >= 0 ? mp->l2_hit : (h1 < 1 ? (H2 - h1) / (1 - h1) : 1);
@@ -249,7 +258,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     model_params mpl = *mp;
     double rh_stream = 1.0 - 128.0 / cfg->dram.row_bytes;
     double ld_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD | ISA_F_ATOMIC);
-    double spl_r = ld_lines > 0 ? (load_sec + atom_sec) / ld_lines : 4;
+    double spl_r = ld_lines > 0 ? (load_mv + atom_mv) / ld_lines : 4;
     double spl_w = pk->store_footprint_lines > 0 ? pk->store_footprint_sectors / pk->store_footprint_lines : 4;
     double rh_r = rh_stream * (spl_r - 1) / 3.0, rh_w = rh_stream * (spl_w - 1) / 3.0;
     if (mp->row_hit >= 0)
@@ -257,8 +266,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     mp = &mpl;
 
     /* memory volumes */
-    double l1_miss_sec = load_sec * (1 - h1);
-    double dram_read_sec = l1_miss_sec * (1 - h2) + atom_sec * (1 - H2s);
+    double l1_miss_sec = load_mv * (1 - h1);
+    double dram_read_sec = l1_miss_sec * (1 - h2) + atom_mv * (1 - H2s);
     /* Written lines stay dirty in the write-back L2 and reach DRAM only when
      * evicted: a kernel whose footprint fits the L2 writes nothing back
      * before it ends. */
@@ -276,13 +285,12 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         mpl.row_hit = rh_r;
     mm_path path;
     mm_latencies(cfg, mp, &path);
-    double l2_sec = l1_miss_sec + store_sec + atom_sec;
-    double load_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD);
+    double l2_sec = l1_miss_sec + store_mv + atom_mv;
     double miss_lines_per_warp = t.warps > 0 ? load_lines * (1 - h1) / t.warps : 0;
     /* the SM's NoC port: cycles to move one sector, and per warp in total */
     double noc_per_sector = 32.0 / ((double)cfg->noc.flit_bytes * cfg->noc.port_flits_per_cycle) *
                             cfg->gpu.core_clock_mhz / cfg->gpu.icnt_clock_mhz;
-    double port_per_warp = t.warps > 0 ? (load_sec * (1 - h1) + store_sec + atom_sec) * noc_per_sector / t.warps : 0;
+    double port_per_warp = t.warps > 0 ? (l1_miss_sec + store_mv + atom_mv) * noc_per_sector / t.warps : 0;
     double noc_flits = (l2_sec * 32.0) / cfg->noc.flit_bytes + sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL),
                                                                      ISA_F_LOAD | ISA_F_STORE | ISA_F_ATOMIC);
 
@@ -297,7 +305,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double atom_busiest = mm_atomic_busiest_slice(cfg, pk, atom_sec, sum_ops(t.op_lines, SP(GLOBAL), ISA_F_ATOMIC),
                                                   ctas / (pk->nctas ? (double)pk->nctas : 1));
     if (atom_busiest > 0) {
-        double busiest = atom_busiest + (l1_miss_sec + store_sec) / (cfg->l2.slices * l2_banks);
+        double busiest = atom_busiest + (l1_miss_sec + store_mv) / (cfg->l2.slices * l2_banks);
         double t_atom = busiest / share * cfg->gpu.core_clock_mhz / cfg->gpu.l2_clock_mhz;
         if (t_atom > t_l2)
             t_l2 = t_atom;
@@ -455,8 +463,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     a->c[ACT_TEX_HITS] = sum_ops(t.op_sectors, SP(TEX), ISA_F_LOAD);
     a->c[ACT_L2_READ_HITS] = l1_miss_sec * h2;
     a->c[ACT_L2_READ_MISSES] = l1_miss_sec * (1 - h2);
-    a->c[ACT_L2_WRITE_HITS] = (store_sec + atom_sec) * H2s;
-    a->c[ACT_L2_WRITE_MISSES] = (store_sec + atom_sec) * (1 - H2s);
+    a->c[ACT_L2_WRITE_HITS] = (store_mv + atom_mv) * H2s;
+    a->c[ACT_L2_WRITE_MISSES] = (store_mv + atom_mv) * (1 - H2s);
     a->c[ACT_NOC_FLITS] = noc_flits;
     a->c[ACT_MC_REQUESTS] = dram_read_sec + dram_write_sec;
     a->c[ACT_DRAM_READS] = dram_read_sec * 32.0 / path.burst_bytes;
