@@ -78,6 +78,17 @@ static double sum_ops(const double *v, unsigned mask_space, unsigned flags)
     return s;
 }
 #define SP(x) (1u << ISA_SPACE_##x)
+#define PKT_HEADER_BYTES 8.0 /* a memory packet's header, as the simulator's (sampler/mempkt.h) */
+
+/* Flits of one packet carrying `spp` 32 B sectors (an average: interpolated
+ * between the neighbouring whole sector counts). */
+static double pkt_flits(double spp, double flit_bytes)
+{
+    double lo = floor(spp), f = spp - lo;
+    double a = ceil((PKT_HEADER_BYTES + 32.0 * lo) / flit_bytes);
+    double b = ceil((PKT_HEADER_BYTES + 32.0 * (lo + 1)) / flit_bytes);
+    return (1 - f) * a + f * b;
+}
 
 /* Time of one generation of `cpsm` resident CTAs on one SM. */
 typedef struct {
@@ -240,8 +251,10 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
      * accesses' own sectors. */
     double gran = cfg->l1d.sector_bytes > 32 ? cfg->l1d.sector_bytes / 32.0 : 1;
     double load_mv = fmax(load_sec, load_lines * gran);
-    double store_mv = fmax(store_sec, sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_STORE) * gran);
-    double atom_mv = fmax(atom_sec, sum_ops(t.op_lines, SP(GLOBAL), ISA_F_ATOMIC) * gran);
+    double store_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_STORE);
+    double atom_lines = sum_ops(t.op_lines, SP(GLOBAL), ISA_F_ATOMIC);
+    double store_mv = fmax(store_sec, store_lines * gran);
+    double atom_mv = fmax(atom_sec, atom_lines * gran);
     double H2, H2s;
     mm_l2_hits(p, k, cfg, (double)occ.ctas_per_sm * sms, &H2, &H2s);
     double h2 = mp->l2_hit >= 0 ? mp->l2_hit : (h1 < 1 ? (H2 - h1) / (1 - h1) : 1);
@@ -259,8 +272,14 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double rh_stream = 1.0 - 128.0 / cfg->dram.row_bytes;
     double ld_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD | ISA_F_ATOMIC);
     double spl_r = ld_lines > 0 ? (load_mv + atom_mv) / ld_lines : 4;
+    /* A row stays open for the other sectors of a line that neighbouring
+     * warps read soon after (a 16-wide tile reads half lines), so the
+     * reads' row locality follows the sectors the kernel loads per loaded
+     * line over its whole run, when that is the higher figure. */
+    double spl_rows = pk->load_footprint_lines > 0 ? pk->load_footprint_sectors / pk->load_footprint_lines : 0;
+    double spl_rr = fmin(4, fmax(spl_r, spl_rows));
     double spl_w = pk->store_footprint_lines > 0 ? pk->store_footprint_sectors / pk->store_footprint_lines : 4;
-    double rh_r = rh_stream * (spl_r - 1) / 3.0, rh_w = rh_stream * (spl_w - 1) / 3.0;
+    double rh_r = rh_stream * (spl_rr - 1) / 3.0, rh_w = rh_stream * (spl_w - 1) / 3.0;
     if (mp->row_hit >= 0)
         rh_r = rh_w = mp->row_hit;
     mp = &mpl;
@@ -291,12 +310,20 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double noc_per_sector = 32.0 / ((double)cfg->noc.flit_bytes * cfg->noc.port_flits_per_cycle) *
                             cfg->gpu.core_clock_mhz / cfg->gpu.icnt_clock_mhz;
     double port_per_warp = t.warps > 0 ? (l1_miss_sec + store_mv + atom_mv) * noc_per_sector / t.warps : 0;
-    double noc_flits = (l2_sec * 32.0) / cfg->noc.flit_bytes + sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL),
-                                                                     ISA_F_LOAD | ISA_F_STORE | ISA_F_ATOMIC);
+    /* Crossbar flits per direction, packet by packet as the simulator
+     * sends them: requests are the L1 misses' read requests (a header) and
+     * the stores and atomics (header and data); replies carry the misses'
+     * and the atomics' data.  Each direction has its own network. */
+    double F = cfg->noc.flit_bytes, miss_lines = load_lines * (1 - h1);
+    double req_flits = miss_lines * pkt_flits(0, F) + (store_lines > 0 ? store_lines * pkt_flits(store_mv / store_lines, F) : 0) +
+                       (atom_lines > 0 ? atom_lines * pkt_flits(atom_mv / atom_lines, F) : 0);
+    double rep_flits = (miss_lines > 0 ? miss_lines * pkt_flits(l1_miss_sec / miss_lines, F) : 0) +
+                       (atom_lines > 0 ? atom_lines * pkt_flits(atom_mv / atom_lines, F) : 0);
+    double noc_flits = req_flits + rep_flits;
 
     double t_dram = dram_bytes / (path.dram_bw * dram_eff * share);
     double t_l2 = l2_sec * 32.0 / (path.l2_bw * share);
-    double t_noc = noc_flits * cfg->noc.flit_bytes / (path.noc_bw * share);
+    double t_noc = fmax(req_flits, rep_flits) * F / (path.noc_bw * share);
     /* Global atomics are performed at the L2 slice that owns their line,
      * each sector holding the slice's port for a whole cycle (other accesses
      * move l2.banks sectors per cycle): a kernel that hammers few lines is

@@ -68,6 +68,8 @@ typedef struct pbuild {
     u64set lines;       /* per-kernel footprint */
     u64set store_lines; /* per-kernel lines written */
     u64set store_sectors; /* per-kernel sectors written (line * 4 + sector) */
+    u64set load_lines;    /* per-kernel lines loaded */
+    u64set load_sectors;  /* per-kernel sectors loaded (line * 4 + sector) */
     u64set atomic_lines; /* per-kernel lines of global atomics */
     u64set code;        /* per-kernel instruction lines */
 

@@ -164,6 +164,8 @@ int pb_finish_kernel(pbuild *b, ge_err *e)
     pk->footprint_lines = (double)b->lines.count;
     pk->store_footprint_lines = (double)b->store_lines.count;
     pk->store_footprint_sectors = (double)b->store_sectors.count;
+    pk->load_footprint_lines = (double)b->load_lines.count;
+    pk->load_footprint_sectors = (double)b->load_sectors.count;
     pk->atomic_footprint_lines = (double)b->atomic_lines.count;
     pk->code_lines = (double)b->code.count;
     if (rep_warps(b, e))

@@ -117,6 +117,8 @@ typedef struct prof_kernel {
     double code_lines;              /* distinct 128 B instruction lines executed */
     double store_footprint_lines;   /* distinct 128 B lines written (stores, atomics) */
     double store_footprint_sectors; /* distinct 32 B sectors written */
+    double load_footprint_lines;    /* distinct 128 B lines loaded (global, local) */
+    double load_footprint_sectors;  /* distinct 32 B sectors loaded */
     double atomic_footprint_lines;  /* distinct 128 B lines global atomics touch */
     /* The first PROF_ATOMIC_HOT distinct lines of global atomics and their
      * atomic sectors: the model maps them to L2 slices with the design's

@@ -176,6 +176,8 @@ static void w_kernel(wstream_x *w, const prof_kernel *k)
     w_f64(w, k->code_lines);
     w_f64(w, k->store_footprint_lines);
     w_f64(w, k->store_footprint_sectors);
+    w_f64(w, k->load_footprint_lines);
+    w_f64(w, k->load_footprint_sectors);
     w_f64(w, k->atomic_footprint_lines);
     w_u32(w, k->natomic_hot);
     for (uint32_t i = 0; i < k->natomic_hot; i++) {
@@ -502,6 +504,8 @@ static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
     k->code_lines = r_f64(r);
     k->store_footprint_lines = r_f64(r);
     k->store_footprint_sectors = r_f64(r);
+    k->load_footprint_lines = r_f64(r);
+    k->load_footprint_sectors = r_f64(r);
     k->atomic_footprint_lines = r_f64(r);
     k->natomic_hot = r_count(r, PROF_ATOMIC_HOT, "hot atomic lines");
     for (uint32_t i = 0; i < k->natomic_hot && !r->bad; i++) {

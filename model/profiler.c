@@ -320,6 +320,11 @@ static int walk_warp(pbuild *b, const ws_cta *c, uint32_t w, double *sig, ge_err
                         for (uint32_t sm = ls[l].sectors; (inf->flags & (ISA_F_STORE | ISA_F_ATOMIC)) && sm; sm &= sm - 1)
                             if (u64set_add(&b->store_sectors, ls[l].line * 4 + (uint64_t)__builtin_ctz(sm), e) < 0)
                                 return -1;
+                        if ((inf->flags & ISA_F_LOAD) && u64set_add(&b->load_lines, ls[l].line, e) < 0)
+                            return -1;
+                        for (uint32_t sm = ls[l].sectors; (inf->flags & ISA_F_LOAD) && sm; sm &= sm - 1)
+                            if (u64set_add(&b->load_sectors, ls[l].line * 4 + (uint64_t)__builtin_ctz(sm), e) < 0)
+                                return -1;
                         if ((inf->flags & ISA_F_ATOMIC) && atomic_line(b, &ls[l], e))
                             return -1;
                         if (elig && log_l1(b, ls[l].line, ls[l].sectors, cta, i, chunk, (uint16_t)w, e))
@@ -460,6 +465,8 @@ static int begin_kernel(pbuild *b, const ws_kernel *k, ge_err *e)
     u64set_clear(&b->lines);
     u64set_clear(&b->store_lines);
     u64set_clear(&b->store_sectors);
+    u64set_clear(&b->load_lines);
+    u64set_clear(&b->load_sectors);
     u64set_clear(&b->atomic_lines);
     u64set_clear(&b->code);
     return 0;
@@ -525,6 +532,8 @@ static void pb_free(pbuild *b)
     u64set_free(&b->lines);
     u64set_free(&b->store_lines);
     u64set_free(&b->store_sectors);
+    u64set_free(&b->load_lines);
+    u64set_free(&b->load_sectors);
     u64set_free(&b->atomic_lines);
     u64set_free(&b->code);
     free(b->writer);
@@ -548,6 +557,8 @@ int prof_build(ws_source *src, const prof_options *o, const char *source, uint32
     u64set_init(&b.lines);
     u64set_init(&b.store_lines);
     u64set_init(&b.store_sectors);
+    u64set_init(&b.load_lines);
+    u64set_init(&b.load_sectors);
     u64set_init(&b.atomic_lines);
     u64set_init(&b.code);
     b.writer = calloc(PB_REGS, sizeof *b.writer);
