@@ -80,6 +80,11 @@ static double sum_ops(const double *v, unsigned mask_space, unsigned flags)
 #define SP(x) (1u << ISA_SPACE_##x)
 #define PKT_HEADER_BYTES 8.0 /* a memory packet's header, as the simulator's (sampler/mempkt.h) */
 
+/* L2 sectors moved per L1 sector: below the L1 whole L1 sectors move, so
+ * with Fermi's 128 B L1 sectors a line access of one 32 B sector still
+ * fetches, writes or performs four at the L2 (sampler/l1.h, granularity). */
+static double l1_gran(const gpu_config *cfg) { return cfg->l1d.sector_bytes > 32 ? cfg->l1d.sector_bytes / 32.0 : 1; }
+
 /* Flits of one packet carrying `spp` 32 B sectors (an average: interpolated
  * between the neighbouring whole sector counts). */
 static double pkt_flits(double spp, double flit_bytes)
@@ -160,8 +165,7 @@ static void generation(const gpu_config *cfg, const prof_kernel *pk, model_polic
 }
 
 /* See model_int.h. */
-double mm_atomic_busiest_slice(const gpu_config *cfg, const prof_kernel *pk, double atom_sec, double atom_lines,
-                               double scale)
+double mm_atomic_busiest_slice(const gpu_config *cfg, const prof_kernel *pk, double atom_sec, double scale)
 {
     uint32_t S = cfg->l2.slices;
     if (!S || atom_sec <= 0 || pk->atomic_footprint_lines < 1)
@@ -171,10 +175,7 @@ double mm_atomic_busiest_slice(const gpu_config *cfg, const prof_kernel *pk, dou
     uint32_t slice[PROF_ATOMIC_HOT], n = 0;
     double load[PROF_ATOMIC_HOT], tracked = 0, hot = 0;
     uint32_t l2_line = cfg->l2.cache.line_bytes ? cfg->l2.cache.line_bytes : 128;
-    /* The LSU coalesces in the L1's sectors; an atomic of one 32 B sector
-     * on a GPU with 128 B L1 sectors (Fermi) still moves and performs 4. */
-    double gran = cfg->l1d.sector_bytes > 32 ? cfg->l1d.sector_bytes / 32.0 : 1;
-    atom_sec = fmax(atom_sec, atom_lines * gran);
+    double gran = l1_gran(cfg);
     for (uint32_t i = 0; i < pk->natomic_hot; i++) {
         uint32_t sl = addrmap_slice(&am, pk->atomic_hot_line[i] * 128 / l2_line), j = 0;
         while (j < n && slice[j] != sl)
@@ -245,11 +246,9 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double store_sec = sum_ops(t.op_sectors, SP(GLOBAL) | SP(LOCAL), ISA_F_STORE);
     double atom_sec = sum_ops(t.op_sectors, SP(GLOBAL), ISA_F_ATOMIC);
     double load_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD);
-    /* Below the L1 whole L1 sectors move: with Fermi's 128 B L1 sectors a
-     * line access of one 32 B sector still fetches, writes or performs four
-     * at the L2 (sampler/l1.h, granularity).  L1 activity stays in the
-     * accesses' own sectors. */
-    double gran = cfg->l1d.sector_bytes > 32 ? cfg->l1d.sector_bytes / 32.0 : 1;
+    /* sectors moved below the L1 (l1_gran); L1 activity stays in the
+     * accesses' own sectors */
+    double gran = l1_gran(cfg);
     double load_mv = fmax(load_sec, load_lines * gran);
     double store_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_STORE);
     double atom_lines = sum_ops(t.op_lines, SP(GLOBAL), ISA_F_ATOMIC);
@@ -305,7 +304,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     mm_path path;
     mm_latencies(cfg, mp, &path);
     double l2_sec = l1_miss_sec + store_mv + atom_mv;
-    double miss_lines_per_warp = t.warps > 0 ? load_lines * (1 - h1) / t.warps : 0;
+    double miss_lines = load_lines * (1 - h1);
+    double miss_lines_per_warp = t.warps > 0 ? miss_lines / t.warps : 0;
     /* the SM's NoC port: cycles to move one sector, and per warp in total */
     double noc_per_sector = 32.0 / ((double)cfg->noc.flit_bytes * cfg->noc.port_flits_per_cycle) *
                             cfg->gpu.core_clock_mhz / cfg->gpu.icnt_clock_mhz;
@@ -314,11 +314,11 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
      * sends them: requests are the L1 misses' read requests (a header) and
      * the stores and atomics (header and data); replies carry the misses'
      * and the atomics' data.  Each direction has its own network. */
-    double F = cfg->noc.flit_bytes, miss_lines = load_lines * (1 - h1);
-    double req_flits = miss_lines * pkt_flits(0, F) + (store_lines > 0 ? store_lines * pkt_flits(store_mv / store_lines, F) : 0) +
-                       (atom_lines > 0 ? atom_lines * pkt_flits(atom_mv / atom_lines, F) : 0);
-    double rep_flits = (miss_lines > 0 ? miss_lines * pkt_flits(l1_miss_sec / miss_lines, F) : 0) +
-                       (atom_lines > 0 ? atom_lines * pkt_flits(atom_mv / atom_lines, F) : 0);
+    double F = cfg->noc.flit_bytes;
+    double atom_flits = atom_lines > 0 ? atom_lines * pkt_flits(atom_mv / atom_lines, F) : 0;
+    double req_flits = miss_lines * pkt_flits(0, F) + atom_flits +
+                       (store_lines > 0 ? store_lines * pkt_flits(store_mv / store_lines, F) : 0);
+    double rep_flits = (miss_lines > 0 ? miss_lines * pkt_flits(l1_miss_sec / miss_lines, F) : 0) + atom_flits;
     double noc_flits = req_flits + rep_flits;
 
     double t_dram = dram_bytes / (path.dram_bw * dram_eff * share);
@@ -329,8 +329,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
      * move l2.banks sectors per cycle): a kernel that hammers few lines is
      * bound by the busiest slice, which also serves its share of the rest. */
     double l2_banks = cfg->l2.cache.banks ? cfg->l2.cache.banks : 1;
-    double atom_busiest = mm_atomic_busiest_slice(cfg, pk, atom_sec, sum_ops(t.op_lines, SP(GLOBAL), ISA_F_ATOMIC),
-                                                  ctas / (pk->nctas ? (double)pk->nctas : 1));
+    double atom_busiest = mm_atomic_busiest_slice(cfg, pk, atom_mv, ctas / (pk->nctas ? (double)pk->nctas : 1));
     if (atom_busiest > 0) {
         double busiest = atom_busiest + (l1_miss_sec + store_mv) / (cfg->l2.slices * l2_banks);
         double t_atom = busiest / share * cfg->gpu.core_clock_mhz / cfg->gpu.l2_clock_mhz;

@@ -32,14 +32,13 @@ typedef struct mm_dram_mix {
 double mm_dram_efficiency(const gpu_config *cfg, const mm_dram_mix *x);
 
 /* Global-atomic sectors performed by the busiest L2 slice, for `scale` times
- * the profiled kernel's CTAs (atom_sec and atom_lines, the kernel's atomic
- * sectors and line accesses, are already scaled).  The profile's hot lines
- * are placed with the design's own slice hash, so skewed data (a histogram of
- * an image puts most updates on a few lines) and hot lines sharing a slice
- * are seen; the other atomic sectors spread evenly over the slices their
- * lines reach.  A line access moves at least one L1 sector (4 L2 sectors on
- * a Fermi-style 128 B-sector L1). */
-double mm_atomic_busiest_slice(const gpu_config *cfg, const prof_kernel *pk, double atom_sec, double atom_lines,
-                               double scale);
+ * the profiled kernel's CTAs (atom_sec, the kernel's atomic sectors as they
+ * reach the L2, is already scaled).  The profile's hot lines are placed with
+ * the design's own slice hash, so skewed data (a histogram of an image puts
+ * most updates on a few lines) and hot lines sharing a slice are seen; the
+ * other atomic sectors spread evenly over the slices their lines reach.  A
+ * line access moves at least one L1 sector (4 L2 sectors on a Fermi-style
+ * 128 B-sector L1). */
+double mm_atomic_busiest_slice(const gpu_config *cfg, const prof_kernel *pk, double atom_sec, double scale);
 
 #endif

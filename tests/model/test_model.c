@@ -209,20 +209,20 @@ static void test_atomic_busiest_slice(void **st)
     }
     k.natomic_hot = 3;
     k.atomic_footprint_lines = 3;
-    assert_true(mm_atomic_busiest_slice(&cfg, &k, 180, 90, 1) == 150);
-    assert_true(mm_atomic_busiest_slice(&cfg, &k, 90, 45, 0.5) == 75); /* half the CTAs */
+    assert_true(mm_atomic_busiest_slice(&cfg, &k, 180, 1) == 150);
+    assert_true(mm_atomic_busiest_slice(&cfg, &k, 90, 0.5) == 75); /* half the CTAs */
     /* 4 more lines (fewer than the slices) carry 400 sectors: 100 each */
     k.atomic_footprint_lines = 7;
-    assert_true(mm_atomic_busiest_slice(&cfg, &k, 580, 290, 1) == 150);
+    assert_true(mm_atomic_busiest_slice(&cfg, &k, 580, 1) == 150);
     /* 100 more lines reach every slice: slice 0 gets 1200 / 12 more */
     k.atomic_footprint_lines = 103;
-    assert_true(mm_atomic_busiest_slice(&cfg, &k, 1380, 690, 1) == 250);
+    assert_true(mm_atomic_busiest_slice(&cfg, &k, 1380, 1) == 250);
     /* Fermi's 128 B L1 sectors: each access moves 4 sectors */
     assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
     k.atomic_footprint_lines = 3;
-    assert_true(mm_atomic_busiest_slice(&cfg, &k, 180, 90, 1) == 4 * (50 + 25));
+    assert_true(mm_atomic_busiest_slice(&cfg, &k, 360, 1) == 4 * (50 + 25));
     /* no atomics: no bound */
-    assert_true(mm_atomic_busiest_slice(&cfg, &k, 0, 0, 1) == 0);
+    assert_true(mm_atomic_busiest_slice(&cfg, &k, 0, 1) == 0);
 }
 
 /* ---- profiler on a synthetic stream ---- */
