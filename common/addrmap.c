@@ -5,17 +5,23 @@
 
 #include "addrmap.h"
 
-void addrmap_init(addrmap *a, const gpu_config *cfg)
+void addrmap_init_slices(addrmap *a, uint32_t slices, int xor_hash)
 {
     memset(a, 0, sizeof *a);
-    a->slices = cfg->l2.slices;
-    a->channels = cfg->dram.channels;
-    a->slices_per_chan = a->slices / a->channels;
-    a->xor_hash = strcmp(cfg->l2.hash, "linear") != 0;
+    a->slices = slices ? slices : 1;
+    a->channels = 1;
+    a->slices_per_chan = a->slices;
+    a->xor_hash = xor_hash;
     a->slices_pow2 = (a->slices & (a->slices - 1)) == 0;
-    a->fold_bits = 0;
     while ((1u << a->fold_bits) < a->slices)
         a->fold_bits++;
+}
+
+void addrmap_init(addrmap *a, const gpu_config *cfg)
+{
+    addrmap_init_slices(a, cfg->l2.slices, strcmp(cfg->l2.hash, "linear") != 0);
+    a->channels = cfg->dram.channels;
+    a->slices_per_chan = a->slices / a->channels;
     uint32_t line = cfg->l2.cache.line_bytes;
     a->lines_per_row = cfg->dram.row_bytes >= line ? cfg->dram.row_bytes / line : 1;
     a->banks = cfg->dram.banks;

@@ -53,6 +53,9 @@ typedef struct dram_addr {
 } dram_addr;
 
 void addrmap_init(addrmap *a, const gpu_config *cfg);
+/* Only the line -> slice part, for `slices` slices and the "linear" (0) or
+ * "xor" (1) hash (the profiler records slice traffic this way). */
+void addrmap_init_slices(addrmap *a, uint32_t slices, int xor_hash);
 uint32_t addrmap_slice(const addrmap *a, uint64_t line);
 static inline uint32_t addrmap_channel_of_slice(const addrmap *a, uint32_t slice) { return slice / a->slices_per_chan; }
 void addrmap_dram(const addrmap *a, uint64_t line, dram_addr *d);

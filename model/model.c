@@ -165,6 +165,24 @@ static void generation(const gpu_config *cfg, const prof_kernel *pk, model_polic
 }
 
 /* See model_int.h. */
+double mm_camping(const gpu_config *cfg, const prof_kernel *pk, double concurrent_ctas)
+{
+    static const double win[PROF_CAMP_NWIN] = PROF_CAMP_WINDOWS;
+    int f = prof_camp_fn(strcmp(cfg->l2.hash, "linear") != 0, cfg->l2.slices);
+    if (f < 0 || cfg->l2.cache.line_bytes != 128)
+        return 1;
+    const double *c = pk->camp[f];
+    if (concurrent_ctas <= win[0])
+        return c[0];
+    for (int i = 1; i < PROF_CAMP_NWIN; i++)
+        if (concurrent_ctas <= win[i]) {
+            double x = log(concurrent_ctas / win[i - 1]) / log(win[i] / win[i - 1]);
+            return c[i - 1] + x * (c[i] - c[i - 1]);
+        }
+    return c[PROF_CAMP_NWIN - 1];
+}
+
+/* See model_int.h. */
 double mm_atomic_busiest_slice(const gpu_config *cfg, const prof_kernel *pk, double atom_sec, double scale)
 {
     uint32_t S = cfg->l2.slices;
@@ -324,6 +342,12 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double t_dram = dram_bytes / (path.dram_bw * dram_eff * share);
     double t_l2 = l2_sec * 32.0 / (path.l2_bw * share);
     double t_noc = fmax(req_flits, rep_flits) * F / (path.noc_bw * share);
+    /* Partition camping: the slices (and their crossbar ports) that the
+     * CTAs running together crowd set the pace, not the average slice.
+     * (The atomic bound below finds its busiest slice itself.) */
+    double camp = mm_camping(cfg, pk, fmin(ctas, (double)occ.ctas_per_sm * active));
+    t_l2 *= camp;
+    t_noc *= camp;
     /* Global atomics are performed at the L2 slice that owns their line,
      * each sector holding the slice's port for a whole cycle (other accesses
      * move l2.banks sectors per cycle): a kernel that hammers few lines is

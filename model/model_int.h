@@ -41,4 +41,10 @@ double mm_dram_efficiency(const gpu_config *cfg, const mm_dram_mix *x);
  * 128 B-sector L1). */
 double mm_atomic_busiest_slice(const gpu_config *cfg, const prof_kernel *pk, double atom_sec, double scale);
 
+/* Partition camping: the busiest L2 slice's traffic over the mean while
+ * `concurrent_ctas` CTAs run together, from the profile's record for the
+ * design's slice hash and count (interpolated in log2 of the window size);
+ * 1 if the profile has no record for the design. */
+double mm_camping(const gpu_config *cfg, const prof_kernel *pk, double concurrent_ctas);
+
 #endif

@@ -7,6 +7,7 @@
 #define MODEL_PROF_INT_H
 
 #include "profiler.h"
+#include "addrmap.h"
 #include "u64set.h"
 
 /* A logged line access for the L1 histograms (loads of CTAs on measured SMs). */
@@ -72,6 +73,13 @@ typedef struct pbuild {
     u64set load_sectors;  /* per-kernel sectors loaded (line * 4 + sector) */
     u64set atomic_lines; /* per-kernel lines of global atomics */
     u64set code;        /* per-kernel instruction lines */
+    /* partition-camping record (profile.h): per slice function, its map,
+     * and per window size the open window's slice traffic and the sums of
+     * closed windows' busiest and mean slice traffic */
+    addrmap camp_map[PROF_CAMP_NFN];
+    double *camp_cnt[PROF_CAMP_NFN][PROF_CAMP_NWIN];
+    double camp_max[PROF_CAMP_NFN][PROF_CAMP_NWIN], camp_mean[PROF_CAMP_NFN][PROF_CAMP_NWIN];
+    uint64_t camp_ctas; /* CTAs walked in this kernel */
 
     /* register producer tracking for the current warp */
     uint32_t *writer;   /* instruction index of the latest writer */

@@ -53,3 +53,12 @@ void prof_kernel_ws(const profile *p, const prof_kernel *pk, ws_kernel *out)
     out->nopcodes = p->nopcodes;
     out->id = (uint32_t)(pk - p->k) + 1;
 }
+
+int prof_camp_fn(int xor_hash, uint32_t slices)
+{
+    static const uint32_t counts[PROF_CAMP_NCOUNTS] = PROF_CAMP_COUNTS;
+    for (int i = 0; i < PROF_CAMP_NCOUNTS; i++)
+        if (counts[i] == slices)
+            return i + (xor_hash ? PROF_CAMP_NCOUNTS : 0);
+    return -1;
+}

@@ -35,6 +35,21 @@
 
 #define PROF_VERSION 2
 #define PROF_ATOMIC_HOT 64 /* atomic lines whose sectors a profile keeps one by one */
+
+/* Partition camping: L2 traffic that is even over a whole kernel can still
+ * crowd a few slices at any moment (a naive transpose's strided stores under
+ * a linear slice hash).  A profile records, for each of these slice
+ * functions -- the "linear" and "xor" hashes of common/addrmap.h at each
+ * slice count, linear first -- and for windows of PROF_CAMP_WINDOWS
+ * consecutive CTAs, the busiest slice's traffic over the mean, summed over
+ * the windows (docs/model.md). */
+#define PROF_CAMP_COUNTS {8, 12, 16, 24, 32, 40, 48, 64, 80, 96, 128}
+#define PROF_CAMP_NCOUNTS 11
+#define PROF_CAMP_NFN (2 * PROF_CAMP_NCOUNTS)
+#define PROF_CAMP_WINDOWS {16, 64, 256, 1024}
+#define PROF_CAMP_NWIN 4
+/* Index of (hash, slices) among the recorded functions, or -1. */
+int prof_camp_fn(int xor_hash, uint32_t slices);
 #define PROF_MAX_DEPS 3
 #define PROF_NO_DEP 0
 
@@ -127,6 +142,9 @@ typedef struct prof_kernel {
     uint64_t atomic_hot_line[PROF_ATOMIC_HOT];
     double atomic_hot_sectors[PROF_ATOMIC_HOT]; /* 32 B sectors */
     double atomic_hot_packets[PROF_ATOMIC_HOT]; /* line accesses (one packet each) */
+    /* busiest slice / mean slice of the L2 traffic in windows of CTAs, per
+     * slice function and window size (>= 1; 1 = even) */
+    double camp[PROF_CAMP_NFN][PROF_CAMP_NWIN];
 
     uint32_t nwarps;                /* representative warps */
     prof_warp *warps;

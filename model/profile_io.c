@@ -185,6 +185,11 @@ static void w_kernel(wstream_x *w, const prof_kernel *k)
         w_f64(w, k->atomic_hot_sectors[i]);
         w_f64(w, k->atomic_hot_packets[i]);
     }
+    w_u32(w, PROF_CAMP_NFN);
+    w_u32(w, PROF_CAMP_NWIN);
+    for (int f = 0; f < PROF_CAMP_NFN; f++)
+        for (int i = 0; i < PROF_CAMP_NWIN; i++)
+            w_f64(w, k->camp[f][i]);
     w_u32(w, k->nwarps);
     for (uint32_t i = 0; i < k->nwarps; i++) {
         w_f64(w, k->warps[i].weight);
@@ -513,6 +518,14 @@ static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
         k->atomic_hot_sectors[i] = r_f64(r);
         k->atomic_hot_packets[i] = r_f64(r);
     }
+    if ((r_u32(r) != PROF_CAMP_NFN || r_u32(r) != PROF_CAMP_NWIN) && !r->bad)
+        return fail(r, "slice-camping table shape");
+    for (int f = 0; f < PROF_CAMP_NFN && !r->bad; f++)
+        for (int i = 0; i < PROF_CAMP_NWIN && !r->bad; i++) {
+            k->camp[f][i] = r_f64(r);
+            if (!r->bad && !(k->camp[f][i] >= 1 && k->camp[f][i] <= 1e6))
+                return fail(r, "slice-camping factor");
+        }
     uint32_t nw = r_count(r, 64, "representative warps");
     if (r->bad)
         return bad_ret(r);

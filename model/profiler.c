@@ -22,6 +22,7 @@
  */
 #include "profiler.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,77 @@ static uint32_t bank_cycles(uint32_t mask, const uint64_t *addr, uint32_t size)
         if (++cnt[words[j] % 32] > best)
             best = cnt[words[j] % 32];
     return best;
+}
+
+/* ---- partition camping (profile.h) ---- */
+
+static const uint32_t camp_counts[PROF_CAMP_NCOUNTS] = PROF_CAMP_COUNTS;
+static const uint32_t camp_windows[PROF_CAMP_NWIN] = PROF_CAMP_WINDOWS;
+
+static int camp_init(pbuild *b)
+{
+    for (int f = 0; f < PROF_CAMP_NFN; f++) {
+        uint32_t n = camp_counts[f % PROF_CAMP_NCOUNTS];
+        addrmap_init_slices(&b->camp_map[f], n, f >= PROF_CAMP_NCOUNTS);
+        for (int w = 0; w < PROF_CAMP_NWIN; w++)
+            if (!(b->camp_cnt[f][w] = calloc(n, sizeof(double))))
+                return -1;
+    }
+    return 0;
+}
+
+static void camp_free(pbuild *b)
+{
+    for (int f = 0; f < PROF_CAMP_NFN; f++)
+        for (int w = 0; w < PROF_CAMP_NWIN; w++)
+            free(b->camp_cnt[f][w]);
+}
+
+static void camp_add(pbuild *b, uint64_t line, double sectors)
+{
+    for (int f = 0; f < PROF_CAMP_NFN; f++) {
+        uint32_t s = addrmap_slice(&b->camp_map[f], line);
+        for (int w = 0; w < PROF_CAMP_NWIN; w++)
+            b->camp_cnt[f][w][s] += sectors;
+    }
+}
+
+/* Close the open window of size index w for every slice function. */
+static void camp_close(pbuild *b, int w)
+{
+    for (int f = 0; f < PROF_CAMP_NFN; f++) {
+        uint32_t n = camp_counts[f % PROF_CAMP_NCOUNTS];
+        double *c = b->camp_cnt[f][w], most = 0, sum = 0;
+        for (uint32_t s = 0; s < n; s++) {
+            sum += c[s];
+            if (c[s] > most)
+                most = c[s];
+            c[s] = 0;
+        }
+        b->camp_max[f][w] += most;
+        b->camp_mean[f][w] += sum / n;
+    }
+}
+
+static void camp_cta_done(pbuild *b)
+{
+    b->camp_ctas++;
+    for (int w = 0; w < PROF_CAMP_NWIN; w++)
+        if (b->camp_ctas % camp_windows[w] == 0)
+            camp_close(b, w);
+}
+
+static void camp_finish(pbuild *b)
+{
+    for (int w = 0; w < PROF_CAMP_NWIN; w++) {
+        if (b->camp_ctas % camp_windows[w])
+            camp_close(b, w);
+        for (int f = 0; f < PROF_CAMP_NFN; f++) {
+            b->pk->camp[f][w] = b->camp_mean[f][w] > 0 ? fmax(1, b->camp_max[f][w] / b->camp_mean[f][w]) : 1;
+            b->camp_max[f][w] = b->camp_mean[f][w] = 0;
+        }
+    }
+    b->camp_ctas = 0;
 }
 
 /* A line of a global atomic: its footprint, and its sectors while it is
@@ -313,8 +385,16 @@ static int walk_warp(pbuild *b, const ws_cta *c, uint32_t w, double *sig, ge_err
                     sig[PROF_SIG_SECTORS] += ns;
                     int elig = (inf->flags & ISA_F_LOAD) && l1_eligible(b->o, cta);
                     for (int l = 0; l < nl; l++) {
-                        if (u64set_add(&b->lines, ls[l].line, e) < 0)
+                        int first = u64set_add(&b->lines, ls[l].line, e);
+                        if (first < 0)
                             return -1;
+                        /* L2 traffic for the camping record: stores as
+                         * accessed, loads by a line's first touch (what
+                         * misses the L1); atomics have their own bound */
+                        if (inf->flags & ISA_F_STORE)
+                            camp_add(b, ls[l].line, __builtin_popcount(ls[l].sectors));
+                        else if (first && (inf->flags & ISA_F_LOAD))
+                            camp_add(b, ls[l].line, 4);
                         if ((inf->flags & (ISA_F_STORE | ISA_F_ATOMIC)) && u64set_add(&b->store_lines, ls[l].line, e) < 0)
                             return -1;
                         for (uint32_t sm = ls[l].sectors; (inf->flags & (ISA_F_STORE | ISA_F_ATOMIC)) && sm; sm &= sm - 1)
@@ -431,6 +511,7 @@ static int walk_cta(pbuild *b, const ws_cta *c, ge_err *e)
     for (uint32_t w = 0; w < c->nwarps; w++)
         if (walk_warp(b, c, w, sig, e))
             return -1;
+    camp_cta_done(b);
     return keep_candidate(b, c, e);
 }
 
@@ -536,6 +617,7 @@ static void pb_free(pbuild *b)
     u64set_free(&b->load_sectors);
     u64set_free(&b->atomic_lines);
     u64set_free(&b->code);
+    camp_free(b);
     free(b->writer);
     free(b->wgen);
     free(b->pgen);
@@ -569,7 +651,7 @@ int prof_build(ws_source *src, const prof_options *o, const char *source, uint32
     ws_cta cta;
     ws_cta_init(&cta);
     int rc = 0;
-    if (!b.writer || !b.wgen || !b.pgen || !b.res || !b.res_feat) {
+    if (!b.writer || !b.wgen || !b.pgen || !b.res || !b.res_feat || camp_init(&b)) {
         rc = ge_errf(e, "out of memory (profiler)");
         goto done;
     }
@@ -592,6 +674,8 @@ int prof_build(ws_source *src, const prof_options *o, const char *source, uint32
                 rc = -1;
                 goto done;
             }
+        if (cr == 0)
+            camp_finish(&b);
         if (cr < 0 || merge_opcodes(&b, &cur, e) || pb_finish_kernel(&b, e)) {
             rc = -1;
             goto done;

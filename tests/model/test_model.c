@@ -305,6 +305,57 @@ static void test_profiler_atomics(void **st)
     synth_free(&s);
 }
 
+/* Partition camping: lines 8 apart all land on slice 0 of a linear 8-slice
+ * map, and spread evenly under the 8-slice XOR hash (line 8c -> slice
+ * (c mod 8) XOR (c / 8 mod 8): each slice twice per 16 CTAs). */
+static void test_profiler_camping(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "camp", 32, 32, 16);
+    for (uint32_t c = 0; c < 32; c++) {
+        synth_add_mem(&s, c, 0, ISA_OP_ST_GLOBAL, 1u, (uint64_t)c * 8 * 128, 0, 4);
+        synth_add(&s, c, 0, ISA_OP_EXIT, 1u);
+    }
+    prof_options o;
+    prof_options_default(&o);
+    profile p;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &o, "camp", 0, 1, &p, &e), 0);
+    int lin = prof_camp_fn(0, 8), xr = prof_camp_fn(1, 8);
+    assert_true(lin >= 0 && xr >= 0 && prof_camp_fn(1, 20) < 0);
+    for (int w = 0; w < PROF_CAMP_NWIN; w++) {
+        assert_true(fabs(p.k[0].camp[lin][w] - 8) < 1e-12);
+        assert_true(fabs(p.k[0].camp[xr][w] - 1) < 1e-12);
+    }
+    prof_free(&p);
+    synth_free(&s);
+}
+
+/* The camping factor for a design, interpolated in log2 of the CTAs that
+ * run together between the recorded windows (16, 64, 256, 1024). */
+static void test_camping_factor(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0); /* linear hash, 12 slices */
+    static prof_kernel k;
+    memset(&k, 0, sizeof k);
+    int f = prof_camp_fn(0, 12);
+    assert_true(f >= 0);
+    double rec[PROF_CAMP_NWIN] = {4, 4, 2, 1};
+    for (int w = 0; w < PROF_CAMP_NWIN; w++)
+        k.camp[f][w] = rec[w];
+    assert_true(mm_camping(&cfg, &k, 8) == 4);
+    assert_true(fabs(mm_camping(&cfg, &k, 32) - 4) < 1e-12);
+    assert_true(fabs(mm_camping(&cfg, &k, 128) - 3) < 1e-12);  /* halfway from 64 to 256 */
+    assert_true(fabs(mm_camping(&cfg, &k, 512) - 1.5) < 1e-12); /* halfway from 256 to 1024 */
+    assert_true(mm_camping(&cfg, &k, 4096) == 1);
+    cfg.l2.slices = 20; /* no record for 20 slices: no term */
+    assert_true(mm_camping(&cfg, &k, 128) == 1);
+}
+
 static void test_profile_file(void **st)
 {
     (void)st;
@@ -419,7 +470,8 @@ int main(void)
         cmocka_unit_test(test_replay),          cmocka_unit_test(test_policies),
         cmocka_unit_test(test_profiler_counts), cmocka_unit_test(test_profile_file),
         cmocka_unit_test(test_model_properties), cmocka_unit_test(test_atomic_busiest_slice),
-        cmocka_unit_test(test_profiler_atomics),
+        cmocka_unit_test(test_profiler_atomics), cmocka_unit_test(test_profiler_camping),
+        cmocka_unit_test(test_camping_factor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
