@@ -389,6 +389,16 @@ static int bad_ret(rstream_x *r)
     return -1;
 }
 
+/* A count, volume or weight: finite and not negative, else the file is
+ * refused (the model divides by and sums these). */
+static double r_amount(rstream_x *r, const char *what)
+{
+    double v = r_f64(r);
+    if (!r->bad && !(v >= 0 && v <= 1e300))
+        fail(r, what);
+    return v;
+}
+
 static uint32_t r_count(rstream_x *r, uint32_t max, const char *what)
 {
     uint32_t n = r_u32(r);
@@ -424,11 +434,11 @@ static void r_hist(rstream_x *r, rd_hist *h)
         fail(r, "histogram bins");
         return;
     }
-    h->cold = r_f64(r);
+    h->cold = r_amount(r, "histogram count");
     for (int i = 0; i < RD_BINS; i++)
-        h->bin[i] = r_f64(r);
+        h->bin[i] = r_amount(r, "histogram count");
     for (int i = 0; i < RD_TBINS; i++)
-        h->tbin[i] = r_f64(r);
+        h->tbin[i] = r_amount(r, "histogram count");
 }
 
 static int r_cta(rstream_x *r, ws_cta *c, uint32_t nopcodes, ge_err *e)
@@ -490,33 +500,33 @@ static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
     k->binary_version = r_u32(r);
     k->nctas = r_u64(r);
     k->warps_per_cta = r_u32(r);
-    k->warp_insts = r_f64(r);
-    k->thread_insts = r_f64(r);
+    k->warp_insts = r_amount(r, "kernel counts");
+    k->thread_insts = r_amount(r, "kernel counts");
     if (r_u32(r) != ISA_OP_COUNT)
         return fail(r, "op kind count");
     for (int i = 0; i < ISA_OP_COUNT; i++) {
-        k->op_warps[i] = r_f64(r);
-        k->op_lanes[i] = r_f64(r);
-        k->op_lines[i] = r_f64(r);
-        k->op_sectors[i] = r_f64(r);
+        k->op_warps[i] = r_amount(r, "kernel counts");
+        k->op_lanes[i] = r_amount(r, "kernel counts");
+        k->op_lines[i] = r_amount(r, "kernel counts");
+        k->op_sectors[i] = r_amount(r, "kernel counts");
     }
-    k->shared_bank_cycles = r_f64(r);
-    k->atomic_addr_serial = r_f64(r);
-    k->footprint_lines = r_f64(r);
-    k->barriers_per_warp = r_f64(r);
-    k->reg_reads = r_f64(r);
-    k->reg_writes = r_f64(r);
-    k->code_lines = r_f64(r);
-    k->store_footprint_lines = r_f64(r);
-    k->store_footprint_sectors = r_f64(r);
-    k->load_footprint_lines = r_f64(r);
-    k->load_footprint_sectors = r_f64(r);
-    k->atomic_footprint_lines = r_f64(r);
+    k->shared_bank_cycles = r_amount(r, "kernel counts");
+    k->atomic_addr_serial = r_amount(r, "kernel counts");
+    k->footprint_lines = r_amount(r, "kernel counts");
+    k->barriers_per_warp = r_amount(r, "kernel counts");
+    k->reg_reads = r_amount(r, "kernel counts");
+    k->reg_writes = r_amount(r, "kernel counts");
+    k->code_lines = r_amount(r, "kernel counts");
+    k->store_footprint_lines = r_amount(r, "kernel counts");
+    k->store_footprint_sectors = r_amount(r, "kernel counts");
+    k->load_footprint_lines = r_amount(r, "kernel counts");
+    k->load_footprint_sectors = r_amount(r, "kernel counts");
+    k->atomic_footprint_lines = r_amount(r, "kernel counts");
     k->natomic_hot = r_count(r, PROF_ATOMIC_HOT, "hot atomic lines");
     for (uint32_t i = 0; i < k->natomic_hot && !r->bad; i++) {
         k->atomic_hot_line[i] = r_u64(r);
-        k->atomic_hot_sectors[i] = r_f64(r);
-        k->atomic_hot_packets[i] = r_f64(r);
+        k->atomic_hot_sectors[i] = r_amount(r, "kernel counts");
+        k->atomic_hot_packets[i] = r_amount(r, "kernel counts");
     }
     if ((r_u32(r) != PROF_CAMP_NFN || r_u32(r) != PROF_CAMP_NWIN) && !r->bad)
         return fail(r, "slice-camping table shape");
@@ -534,7 +544,7 @@ static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
         return ge_errf(e, "out of memory");
     for (uint32_t i = 0; i < nw && !r->bad; i++) {
         prof_warp *w = &k->warps[i];
-        w->weight = r_f64(r);
+        w->weight = r_amount(r, "warp weight");
         uint32_t ni = r_count(r, MAX_COUNT, "warp instructions");
         if (r->bad)
             return bad_ret(r);
@@ -582,10 +592,10 @@ static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
     k->nclusters = nc;
     for (uint32_t i = 0; i < nc; i++) {
         prof_cluster *c = &k->clusters[i];
-        c->weight = r_f64(r);
+        c->weight = r_amount(r, "cluster weight");
         for (int f = 0; f < PROF_SIG_COUNT; f++)
-            c->mean[f] = r_f64(r);
-        c->cv_insts = r_f64(r);
+            c->mean[f] = r_amount(r, "cluster signature");
+        c->cv_insts = r_amount(r, "cluster spread");
         c->nsample = r_u32(r);
     }
     uint32_t ns = r_count(r, 1u << 16, "sample CTAs");
