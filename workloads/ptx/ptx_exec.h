@@ -13,6 +13,7 @@
 #ifndef GE_PTX_EXEC_H
 #define GE_PTX_EXEC_H
 
+#include <math.h>
 #include <string.h>
 
 #include "ptx.h"
@@ -125,6 +126,16 @@ static inline int ex_popc(uint32_t v)
     return (int)((((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
 }
 
+/* Value mask of a sz-byte integer type, sign extension from sz bytes, and
+ * PTX's flush-to-zero of subnormals (.ftz), shared by the executors. */
+static inline uint64_t ex_tmask(int sz) { return sz >= 8 ? ~0ull : (1ull << (8 * sz)) - 1; }
+static inline int64_t ex_sx(uint64_t v, int sz)
+{
+    return sz == 1 ? (int8_t)v : sz == 2 ? (int16_t)v : sz == 4 ? (int32_t)v : (int64_t)v;
+}
+static inline float ex_ftz32(float v) { return fpclassify(v) == FP_SUBNORMAL ? copysignf(0.0f, v) : v; }
+static inline double ex_ftz64(double v) { return fpclassify(v) == FP_SUBNORMAL ? copysign(0.0, v) : v; }
+
 static inline float ex_f32(uint64_t v)
 {
     uint32_t u = (uint32_t)v;
@@ -177,6 +188,8 @@ int ex_fail(ptx_ex *x, int lane, const char *fmt, ...) GE_PRINTF(3, 4);
 
 /* Executors by family; each returns 0 or -1. */
 int ptx_exec_inst(ptx_ex *x);            /* dispatch (ptx_alu.c) */
+int ptx_exec_int(ptx_ex *x);             /* integer arithmetic (ptx_alu_int.c) */
+int ptx_exec_bits(ptx_ex *x);            /* logic, shifts, bit fields (ptx_alu_int.c) */
 int ptx_exec_mem(ptx_ex *x);             /* ld, st, atom, red, cvta, isspacep (ptx_memop.c) */
 int ptx_exec_collective(ptx_ex *x);      /* shfl, vote, match, redux, activemask (ptx_memop.c) */
 int ptx_exec_cvt(ptx_ex *x);             /* cvt (ptx_fp.c) */

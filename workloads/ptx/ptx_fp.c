@@ -32,9 +32,6 @@ static int host_mode(int rnd)
     }
 }
 
-static inline float ftz32(float v) { return fpclassify(v) == FP_SUBNORMAL ? copysignf(0.0f, v) : v; }
-static inline double ftz64(double v) { return fpclassify(v) == FP_SUBNORMAL ? copysign(0.0, v) : v; }
-
 /* ---- half precision ---- */
 
 /* Round a double to f16 (mb=10, eb=5) or bf16 (mb=7, eb=8) with a PTX mode. */
@@ -180,7 +177,7 @@ int ptx_exec_fp_slow(ptx_ex *x)
         LANES(x->mask, {
             float u = ex_f32(a[l]), v = b ? ex_f32(b[l]) : 0, w = c ? ex_f32(c[l]) : 0, o;
             if (ftz)
-                u = ftz32(u), v = ftz32(v), w = ftz32(w);
+                u = ex_ftz32(u), v = ex_ftz32(v), w = ex_ftz32(w);
             switch (op) {
             case PTX_OP_ADD: o = u + v; break;
             case PTX_OP_SUB: o = u - v; break;
@@ -191,7 +188,7 @@ int ptx_exec_fp_slow(ptx_ex *x)
             default: o = fmaf(u, v, w); break;
             }
             if (ftz)
-                o = ftz32(o);
+                o = ex_ftz32(o);
             if (sat)
                 o = isnan(o) ? 0.0f : o < 0 ? 0.0f : o > 1 ? 1.0f : o;
             d[l] = ex_bf32(o);
@@ -200,7 +197,7 @@ int ptx_exec_fp_slow(ptx_ex *x)
         LANES(x->mask, {
             double u = ex_f64(a[l]), v = b ? ex_f64(b[l]) : 0, w = c ? ex_f64(c[l]) : 0, o;
             if (ftz)
-                u = ftz64(u), v = ftz64(v), w = ftz64(w);
+                u = ex_ftz64(u), v = ex_ftz64(v), w = ex_ftz64(w);
             switch (op) {
             case PTX_OP_ADD: o = u + v; break;
             case PTX_OP_SUB: o = u - v; break;
@@ -211,7 +208,7 @@ int ptx_exec_fp_slow(ptx_ex *x)
             default: o = fma(u, v, w); break;
             }
             if (ftz)
-                o = ftz64(o);
+                o = ex_ftz64(o);
             if (sat)
                 o = isnan(o) ? 0.0 : o < 0 ? 0.0 : o > 1 ? 1.0 : o;
             d[l] = ex_bf64(o);
@@ -222,12 +219,6 @@ int ptx_exec_fp_slow(ptx_ex *x)
 }
 
 /* ---- cvt ---- */
-
-static inline uint64_t tmask(int sz) { return sz >= 8 ? ~0ull : (1ull << (8 * sz)) - 1; }
-static inline int64_t sxt(uint64_t v, int sz)
-{
-    return sz == 1 ? (int8_t)v : sz == 2 ? (int16_t)v : sz == 4 ? (int32_t)v : (int64_t)v;
-}
 
 /* Read operand value of type at as double (floats) */
 static double read_f(uint64_t v, int at)
@@ -276,16 +267,16 @@ int ptx_exec_cvt(ptx_ex *x)
     uint64_t *d = ex_reg(x, x->o[0].reg);
     const uint64_t *a = ex_src(x, 1);
     uint32_t mask = x->mask;
-    uint64_t DM = tmask(ds);
+    uint64_t DM = ex_tmask(ds);
     if (!fd && !fa) { /* integer to integer */
         int sa = ptx_types[at].kind == 's', sd = ptx_types[dt].kind == 's';
         if (!sat) {
             if (sa)
-                LANES(mask, d[l] = (uint64_t)sxt(a[l], as) & DM);
+                LANES(mask, d[l] = (uint64_t)ex_sx(a[l], as) & DM);
             else
-                LANES(mask, d[l] = a[l] & tmask(as) & DM);
+                LANES(mask, d[l] = a[l] & ex_tmask(as) & DM);
             if (sd && ds < 8) /* a signed result fills a wider register with its sign */
-                LANES(mask, d[l] = (uint64_t)sxt(d[l], ds));
+                LANES(mask, d[l] = (uint64_t)ex_sx(d[l], ds));
             return 0;
         }
         double lo, hi;
@@ -293,20 +284,20 @@ int ptx_exec_cvt(ptx_ex *x)
         (void)lo;
         LANES(mask, {
             if (sa) {
-                __int128 v = sxt(a[l], as);
+                __int128 v = ex_sx(a[l], as);
                 __int128 mn = sd ? -((__int128)1 << (8 * ds - 1)) : 0;
                 __int128 mx = sd ? ((__int128)1 << (8 * ds - 1)) - 1 : ((__int128)1 << (8 * ds)) - 1;
                 v = v < mn ? mn : v > mx ? mx : v;
                 d[l] = (uint64_t)v & DM;
             } else {
-                unsigned __int128 v = a[l] & tmask(as);
+                unsigned __int128 v = a[l] & ex_tmask(as);
                 unsigned __int128 mx = sd ? ((unsigned __int128)1 << (8 * ds - 1)) - 1
                                           : ((unsigned __int128)1 << (8 * ds)) - 1;
                 d[l] = (uint64_t)(v > mx ? mx : v) & DM;
             }
         });
         if (sd && ds < 8)
-            LANES(mask, d[l] = (uint64_t)sxt(d[l], ds));
+            LANES(mask, d[l] = (uint64_t)ex_sx(d[l], ds));
         return 0;
     }
     if (fa && !fd) { /* float to integer: round, saturate, NaN -> 0 */
@@ -315,7 +306,7 @@ int ptx_exec_cvt(ptx_ex *x)
         LANES(mask, {
             double v = read_f(a[l], at);
             if (ftz)
-                v = at == PTX_T_F32 ? ftz32((float)v) : ftz64(v);
+                v = at == PTX_T_F32 ? ex_ftz32((float)v) : ex_ftz64(v);
             switch (rnd) {
             case PTX_RND_RNI: v = nearbyint(v); break;
             case PTX_RND_RMI: v = floor(v); break;
@@ -333,7 +324,7 @@ int ptx_exec_cvt(ptx_ex *x)
                 r = (uint64_t)(int64_t)v;
             else
                 r = (uint64_t)v;
-            d[l] = ptx_types[dt].kind == 's' ? (uint64_t)sxt(r, ds) : r & DM;
+            d[l] = ptx_types[dt].kind == 's' ? (uint64_t)ex_sx(r, ds) : r & DM;
         });
         return 0;
     }
@@ -344,18 +335,18 @@ int ptx_exec_cvt(ptx_ex *x)
         LANES(mask, {
             uint64_t r;
             if (dt == PTX_T_F32) {
-                float v = sa ? (float)sxt(a[l], as) : (float)(a[l] & tmask(as));
+                float v = sa ? (float)ex_sx(a[l], as) : (float)(a[l] & ex_tmask(as));
                 if (sat)
                     v = v < 0 ? 0.0f : v > 1 ? 1.0f : v;
                 r = ex_bf32(v);
             } else if (dt == PTX_T_F64) {
-                double v = sa ? (double)sxt(a[l], as) : (double)(a[l] & tmask(as));
+                double v = sa ? (double)ex_sx(a[l], as) : (double)(a[l] & ex_tmask(as));
                 if (sat)
                     v = v < 0 ? 0.0 : v > 1 ? 1.0 : v;
                 r = ex_bf64(v);
             } else {
                 fesetround(FE_TONEAREST);
-                double v = sa ? (double)sxt(a[l], as) : (double)(a[l] & tmask(as));
+                double v = sa ? (double)ex_sx(a[l], as) : (double)(a[l] & ex_tmask(as));
                 fesetround(host_mode(rnd));
                 r = to_half(v, rnd ? rnd : PTX_RND_RN, dt == PTX_T_BF16 ? 7 : 10, dt == PTX_T_BF16 ? 8 : 5);
             }
@@ -370,7 +361,7 @@ int ptx_exec_cvt(ptx_ex *x)
     LANES(mask, {
         double v = read_f(a[l], at);
         if (ftz && (at == PTX_T_F32 || at == PTX_T_F64))
-            v = at == PTX_T_F32 ? ftz32((float)v) : ftz64(v);
+            v = at == PTX_T_F32 ? ex_ftz32((float)v) : ex_ftz64(v);
         if (integral) {
             switch (rnd) {
             case PTX_RND_RNI: v = nearbyint(v); break;
@@ -385,10 +376,10 @@ int ptx_exec_cvt(ptx_ex *x)
         if (dt == PTX_T_F32) {
             float f = (float)v; /* rounds in the current mode */
             if (ftz)
-                f = ftz32(f);
+                f = ex_ftz32(f);
             r = ex_bf32(f);
         } else if (dt == PTX_T_F64) {
-            r = ex_bf64(ftz ? ftz64(v) : v);
+            r = ex_bf64(ftz ? ex_ftz64(v) : v);
         } else {
             r = to_half(v, rnd && !integral ? rnd : PTX_RND_RN, dt == PTX_T_BF16 ? 7 : 10, dt == PTX_T_BF16 ? 8 : 5);
         }

@@ -205,6 +205,23 @@ int dec_shfl(dec *D);
 int dec_vote(dec *D);
 int dec_match(dec *D);
 int dec_redux(dec *D);
+/* arithmetic, logic, shifts, bit fields, SFU (ptx_decode_alu.c) */
+int dec_arith(dec *D, int nsrc);                  /* d, a[, b[, c]] all of the instruction type */
+int dec_arith_like_dst(dec *D, int ty, int nsrc); /* d of type ty, then nsrc sources */
+int dec_add(dec *D);
+int dec_mul(dec *D);
+int dec_fma(dec *D);
+int dec_div(dec *D);
+int dec_unary_int_or_float(dec *D);
+int dec_minmax(dec *D);
+int dec_bitcount(dec *D);
+int dec_bfe(dec *D);
+int dec_logic(dec *D);
+int dec_shift(dec *D);
+int dec_shf(dec *D);
+int dec_prmt(dec *D);
+int dec_dp(dec *D);
+int dec_sfu(dec *D);
 
 /* Operands (ptx_operand.c). */
 int ptx_read_operand(parser *P, raw_opnd *r);
