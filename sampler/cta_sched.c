@@ -110,6 +110,7 @@ static void warp_start(sim_gpu *g, sim_sm *sm, uint32_t ci, uint32_t wid, uint32
     su->wake[local] = 0;
     su->cat[local] = KR_IDLE;
     su->age[local] = w->age;
+    sim_sched_dirty(su);
     if (g->sched->warp_added)
         g->sched->warp_added(su->pol, (int)local);
     sim_fetch_want(sm, slot);
@@ -279,6 +280,7 @@ void sim_cta_warp_done(sim_gpu *g, sim_sm *sm, uint32_t w, uint64_t now)
     sim_sched_unit *su = &sm->sched[s];
     su->resident &= ~(1ull << local);
     su->ready &= ~(1ull << local);
+    sim_sched_dirty(su);
     for (int u = 0; u < ISA_UNIT_COUNT; u++)
         su->umask[u] &= ~(1ull << local);
     for (int r = 0; r < 3; r++)

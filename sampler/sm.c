@@ -79,6 +79,7 @@ static int warp_status(sim_sched_unit *su, uint32_t l, sim_warp *w, uint64_t now
     }
     su->ready |= bit;
     su->umask[b->unit] |= bit;
+    su->units |= 1u << b->unit;
     su->rmask[b->res] |= bit;
     return -1;
 }
@@ -143,6 +144,7 @@ static int try_issue(sim_gpu *g, sim_sm *sm, uint32_t s, uint32_t w, uint64_t no
     wp->ib_head = (uint8_t)((wp->ib_head + 1) % g->ib_cap);
     wp->ib_n--;
     su->wake[w / g->nsched] = 0;
+    sim_sched_dirty(su);
     if (!wp->fetch_done)
         sim_fetch_want(sm, w);
     count_issue(g, sm, wp, in, mask, d);
@@ -170,9 +172,12 @@ static int try_issue(sim_gpu *g, sim_sm *sm, uint32_t s, uint32_t w, uint64_t no
 static uint64_t issuable(sim_sm *sm, sim_sched_unit *su, uint32_t s, uint64_t now, int *structural, int *lsu)
 {
     uint64_t elig = 0;
-    for (int u = 0; u < ISA_UNIT_COUNT; u++) {
-        if (!su->umask[u])
+    for (uint32_t um = su->units; um; um &= um - 1) {
+        int u = __builtin_ctz(um);
+        if (!su->umask[u]) {
+            su->units &= ~(1u << u);
             continue;
+        }
         uint64_t retry = SIM_NEVER;
         if (sim_pool_find(&sm->units[u], s, now, &retry) >= 0) {
             elig |= su->umask[u];
@@ -196,11 +201,19 @@ static uint64_t issuable(sim_sm *sm, sim_sched_unit *su, uint32_t s, uint64_t no
     return elig;
 }
 
-static void sched_step(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_t *wake)
+/* The worst CPI category among scheduler su's waiting warps and the
+ * soonest cycle one may become issuable; warps whose wait is over are
+ * re-checked (and may join the ready set).  The result stays valid until a
+ * wait ends or the waiting set changes, so it is cached (scan_until). */
+static int scan_waiting(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_t *soonest_out)
 {
     sim_sched_unit *su = &sm->sched[s];
+    if (now < su->scan_until) {
+        *soonest_out = su->scan_until;
+        return su->scan_cat;
+    }
     uint64_t soonest = SIM_NEVER;
-    int cat = KR_IDLE, structural = 0, lsu = 0;
+    int cat = KR_IDLE;
     for (uint64_t m = su->resident & ~su->ready; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(m);
         if (su->wake[l] > now) { /* still waiting, for a known reason */
@@ -216,6 +229,18 @@ static void sched_step(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_
                 soonest = su->wake[l];
         }
     }
+    su->scan_until = soonest;
+    su->scan_cat = (uint8_t)cat;
+    *soonest_out = soonest;
+    return cat;
+}
+
+static void sched_step(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_t *wake)
+{
+    sim_sched_unit *su = &sm->sched[s];
+    uint64_t soonest;
+    int structural = 0, lsu = 0;
+    int cat = scan_waiting(g, sm, s, now, &soonest);
     if (soonest < *wake)
         *wake = soonest;
     uint32_t issued = 0;
@@ -236,6 +261,7 @@ static void sched_step(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_
                 su->ready &= ~bit;
                 su->umask[unit] &= ~bit;
                 su->rmask[res] &= ~bit;
+                sim_sched_dirty(su);
                 if (wp->state != SIM_W_DONE && warp_status(su, (uint32_t)local, wp, now) < 0) {
                     uint64_t r2; /* its next instruction may go in the same cycle (dual issue) */
                     const sim_ib *nb = &wp->ib[wp->ib_head];

@@ -147,6 +147,7 @@ typedef struct sim_sched_unit {
     uint64_t resident;       /* local warps present */
     uint64_t ready;          /* warps whose head instruction can issue once its unit is free */
     uint64_t umask[ISA_UNIT_COUNT]; /* ready warps by the unit their head instruction needs */
+    uint32_t units;          /* bit u set if umask[u] may be non-empty (cleared lazily by sm.c, issuable) */
     uint64_t rmask[3];       /* ready warps by SIM_RES_* of their head instruction */
     uint64_t longw;          /* local warps waiting on a load, barrier or fence */
     uint64_t wake[SIM_SCHED_MAX_WARPS]; /* head instruction cannot issue before this cycle */
@@ -154,6 +155,11 @@ typedef struct sim_sched_unit {
     uint64_t age[SIM_SCHED_MAX_WARPS];
     uint64_t *bank_free;     /* per register-file bank: next free read slot (cycle * ports + port) */
     uint64_t acct;           /* CPI stack charged up to (not incl.) this cycle */
+    /* The waiting warps' scan result (sm.c, sched_step): the worst category
+     * and the soonest wake, valid while now < scan_until.  Any change to
+     * resident, ready, wake[] or cat[] sets scan_until to 0 (sim_sched_dirty). */
+    uint64_t scan_until;
+    uint8_t scan_cat;
     uint8_t last_cat;        /* category of the last processed cycle */
     uint8_t last_lsu;        /* ... and it was structural with a ready warp waiting for the LSU */
 } sim_sched_unit;
@@ -355,10 +361,15 @@ uint64_t sim_cta_drained(sim_gpu *g, sim_sm *sm, uint64_t now);
 uint64_t sim_sm_cycle(sim_gpu *g, sim_sm *sm, uint64_t now);
 /* Charge the CPI stack of every scheduler up to (not including) `until`. */
 void sim_sm_account(sim_gpu *g, sim_sm *sm, uint64_t until);
+/* The scheduler's set of waiting warps or one's wait changed: its cached
+ * scan (sim_sched_unit.scan_until) is stale. */
+static inline void sim_sched_dirty(sim_sched_unit *su) { su->scan_until = 0; }
 /* A warp's wait may be over (completion, barrier release): re-check it. */
 static inline void sim_warp_wake(sim_sm *sm, uint32_t w)
 {
-    sm->sched[w % sm->nsched].wake[w / sm->nsched] = 0;
+    sim_sched_unit *su = &sm->sched[w % sm->nsched];
+    su->wake[w / sm->nsched] = 0;
+    sim_sched_dirty(su);
     sm->busy = 1;
 }
 /* Warp slot w's head instruction cannot issue before t, for reason cat. */
@@ -367,6 +378,7 @@ static inline void sim_warp_wait(sim_sm *sm, uint32_t w, uint64_t t, int cat)
     sim_sched_unit *su = &sm->sched[w % sm->nsched];
     su->wake[w / sm->nsched] = t;
     su->cat[w / sm->nsched] = (uint8_t)cat;
+    sim_sched_dirty(su);
 }
 
 /* ---- statistics (stats.c) ---- */
