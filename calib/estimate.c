@@ -50,7 +50,7 @@ sim_gpu *est_sampled_sim(est_ctx *x, uint32_t sms, int loaded, ge_err *e)
     }
     sim_gpu **g = loaded ? &x->loaded : &x->sampled;
     if (!*g)
-        *g = make_sim(x, sms, loaded ? 1 : 0, e);
+        *g = make_sim(x, sms, loaded ? (x->o->background == 2 ? 2 : 1) : 0, e);
     return *g;
 }
 
@@ -72,7 +72,10 @@ static int full_kernel(est_ctx *x, uint32_t k, est_kernel *out, ge_err *e)
         return ge_errf(e, "out of memory");
     for (uint32_t i = 0; i < pk->nsample; i++)
         all[i] = &pk->sample[i];
+    if (x->o->mode == EST_HYBRID)
+        est_warm_l2(x, g, k, all, pk->nsample);
     int rc = est_sim_ctas(g, x->p, k, all, pk->nsample, &out->r, e);
+    x->ran_prev = g;
     free(all);
     out->simulated_full = 1;
     out->r.sampled_ctas = pk->nsample;
@@ -92,7 +95,7 @@ int est_profile(const gpu_config *cfg, const profile *p, const est_options *o, e
     est_kernel *res = calloc(p->nkernels ? p->nkernels : 1, sizeof *res);
     if (!res)
         return ge_errf(e, "out of memory");
-    est_ctx x = {cfg, p, o, NULL, NULL, NULL, 0};
+    est_ctx x = {cfg, p, o, NULL, NULL, NULL, 0, NULL};
     const char *sched = o->scheduler ? o->scheduler : cfg->sm.scheduler;
     progress pr;
     progress_begin(&pr, est_mode_names[o->mode], p->nkernels);
@@ -109,6 +112,7 @@ int est_profile(const gpu_config *cfg, const profile *p, const est_options *o, e
             if (cals && est_calibration_reusable(&cals[k], cfg, sched, p, k))
                 reuse = &cals[k];
             rc = est_hybrid_kernel(&x, k, reuse, r, e);
+            x.ran_prev = NULL;
             if (rc == 0 && cals)
                 cals[k] = r->cal;
         }
@@ -135,7 +139,7 @@ int est_full_source(const gpu_config *cfg, ws_source *src, const est_options *o,
 {
     *out = NULL;
     *n = 0;
-    est_ctx x = {cfg, NULL, o, NULL, NULL, NULL, 0};
+    est_ctx x = {cfg, NULL, o, NULL, NULL, NULL, 0, NULL};
     sim_gpu *g = est_full_sim(&x, e);
     if (!g)
         return -1;

@@ -35,8 +35,9 @@ typedef struct est_options {
     uint32_t sample_sms;    /* SMs simulated in hybrid mode (default 1) */
     uint32_t sample_rounds; /* resident-CTA generations simulated per SM (default 2) */
     int background;         /* hybrid: 1 (default) also runs the sample with the other SMs' traffic
-                             * replayed (sampler/mem.h) to measure L2 and DRAM rates under load;
-                             * 0 takes them from the model */
+                             * replayed (sampler/mem.h) to measure L2 and DRAM rates under load,
+                             * as a few weighted mirrors per sampled SM; 2 the same with one
+                             * mirror per other SM (exact, slow); 0 takes them from the model */
 } est_options;
 
 void est_options_default(est_options *o);

@@ -15,6 +15,7 @@ typedef struct est_ctx {
     sim_gpu *sampled;   /* sample_sms SMs, alone (the SM-side fit) */
     sim_gpu *loaded;    /* sample_sms SMs with background traffic (memory-side rates) */
     uint32_t sampled_sms;
+    sim_gpu *ran_prev;  /* the simulator that ran the previous kernel whole (NULL: sampled) */
 } est_ctx;
 
 /* The sampled simulator with (loaded = 1) or without background traffic. */
@@ -22,6 +23,11 @@ sim_gpu *est_sampled_sim(est_ctx *x, uint32_t sms, int loaded, ge_err *e);
 sim_gpu *est_full_sim(est_ctx *x, ge_err *e);
 int est_sim_ctas(sim_gpu *g, const profile *p, uint32_t k, const ws_cta *const *ctas, size_t n, kresult *r,
                  ge_err *e);
+/* Hybrid mode: before kernel k (> 0) runs `ctas` on g, put into g's L2 what
+ * earlier kernels left there -- the profile's inherited lines that an LRU L2
+ * of the design's capacity still holds, and the code lines of those CTAs --
+ * unless g ran the previous kernel whole (then its L2 is already right). */
+void est_warm_l2(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta *const *ctas, size_t n);
 int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_kernel *out, ge_err *e);
 
 #endif

@@ -6,8 +6,10 @@
  *    model/prof_select.c) give each of `sample_sms` SMs what a real SM
  *    runs, capped at `sample_rounds` generations at the design's
  *    occupancy, taking whole runs so that neighbours run together.
- * 2. Simulate the sample twice.  Once with the memory system in background
- *    mode (the other SMs' traffic replayed around it, sampler/mem.h), which
+ * 2. Simulate the sample twice, each time on a simulator whose L2 was
+ *    first warmed with what the earlier kernels left there (est_warm_l2).
+ *    Once with the memory system in background mode (the other SMs'
+ *    traffic replayed around it, sampler/mem.h), which
  *    measures the L2 hit rate and the DRAM row-buffer hit rate under the
  *    load of a full GPU.  Once alone, which measures the SM side: the L1
  *    hit and filter rates, the unloaded load latency (its ratio to the
@@ -66,6 +68,28 @@ int est_sim_ctas(sim_gpu *g, const profile *p, uint32_t k, const ws_cta *const *
     cta_list l = {ctas, n, 0};
     sim_cta_feed feed = {list_next, &l};
     return sim_kernel(g, &wk, &feed, r, e);
+}
+
+void est_warm_l2(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta *const *ctas, size_t n)
+{
+    const prof_kernel *pk = &x->p->k[k];
+    if (g == x->ran_prev || k == 0)
+        return;
+    double cap = (double)x->cfg->l2.cache.size_bytes * x->cfg->l2.slices / 128.0;
+    uint32_t held = 0; /* the youngest lines, those an LRU L2 of cap lines holds */
+    while (held < pk->ninherit && pk->inherit_age[held] < cap)
+        held++;
+    /* oldest first, so that the youngest end up most recently used */
+    for (uint32_t i = held; i-- > 0;)
+        sim_l2_preload(g, &pk->inherit_line[i], &pk->inherit_sectors[i], 1);
+    /* The code last: the previous kernel fetched it (or code at the same
+     * addresses, sm.h) into the L2 at its start, so it is still there if that
+     * kernel's footprint fits beside it. */
+    if (x->p->k[k - 1].footprint_lines < cap) {
+        ws_kernel wk;
+        prof_kernel_ws(x->p, pk, &wk);
+        sim_l2_preload_code(g, &wk, ctas, n);
+    }
 }
 
 /* Choose the sample CTAs to run: whole runs of consecutive CTAs (as they
@@ -189,7 +213,10 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
          * memory system is loaded as on the full GPU, so its L2 and DRAM
          * rates hold for the whole kernel. */
         sim_gpu *gl = est_sampled_sim(x, sms, 1, e);
-        if (!gl || est_sim_ctas(gl, p, k, pick, n, &sr, e))
+        if (!gl)
+            goto out;
+        est_warm_l2(x, gl, k, pick, n);
+        if (est_sim_ctas(gl, p, k, pick, n, &sr, e))
             goto out;
         const sim_detail *ld = sim_last_detail(gl);
         if (ld->l2_load_sectors > 0)
@@ -201,7 +228,10 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
      * unloaded latency path and the SM's scheduling -- and the model adds
      * the contention of the other SMs. */
     sim_gpu *g = est_sampled_sim(x, sms, 0, e);
-    if (!g || est_sim_ctas(g, p, k, pick, n, &sr, e))
+    if (!g)
+        goto out;
+    est_warm_l2(x, g, k, pick, n);
+    if (est_sim_ctas(g, p, k, pick, n, &sr, e))
         goto out;
     const sim_detail *sd = sim_last_detail(g);
     if (sd->l1_load_sectors > 0) {

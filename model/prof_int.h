@@ -91,6 +91,7 @@ typedef struct pbuild {
 } pbuild;
 
 int pb_finish_kernel(pbuild *b, ge_err *e);   /* prof_select.c */
+int pb_inherit(pbuild *b, ge_err *e);         /* prof_inherit.c: lines left by earlier kernels */
 int pb_reuse(pbuild *b, ge_err *e);           /* prof_reuse.c */
 uint64_t pb_rand(uint64_t *s);
 

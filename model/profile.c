@@ -30,6 +30,9 @@ void prof_free(profile *p)
         free(pk->sample);
         free(pk->sample_index);
         free(pk->sample_cluster);
+        free(pk->inherit_line);
+        free(pk->inherit_age);
+        free(pk->inherit_sectors);
     }
     free(p->k);
     free(p->l2);

@@ -33,8 +33,9 @@
 #include "reuse.h"
 #include "wstream.h"
 
-#define PROF_VERSION 2
+#define PROF_VERSION 3
 #define PROF_ATOMIC_HOT 64 /* atomic lines whose sectors a profile keeps one by one */
+#define PROF_INHERIT_MAX (1u << 18) /* inherited lines kept per kernel (32 MB of 128 B lines) */
 
 /* Partition camping: L2 traffic that is even over a whole kernel can still
  * crowd a few slices at any moment (a naive transpose's strided stores under
@@ -145,6 +146,16 @@ typedef struct prof_kernel {
     /* busiest slice / mean slice of the L2 traffic in windows of CTAs, per
      * slice function and window size (>= 1; 1 = even) */
     double camp[PROF_CAMP_NFN][PROF_CAMP_NWIN];
+    /* Lines the kernel touches that earlier kernels touched too, youngest
+     * first: age = distinct lines the workload touched after the line's last
+     * use and before this kernel began (an LRU L2 of more lines still holds
+     * it), sectors = the 32 B sectors earlier kernels touched.  The hybrid
+     * warms a sample's L2 with them (calib/, docs/hybrid.md).  Hash-sampled
+     * like the L2 log when that is; at most PROF_INHERIT_MAX. */
+    uint32_t ninherit;
+    uint64_t *inherit_line;
+    uint32_t *inherit_age;
+    uint8_t *inherit_sectors;
 
     uint32_t nwarps;                /* representative warps */
     prof_warp *warps;

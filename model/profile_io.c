@@ -190,6 +190,12 @@ static void w_kernel(wstream_x *w, const prof_kernel *k)
     for (int f = 0; f < PROF_CAMP_NFN; f++)
         for (int i = 0; i < PROF_CAMP_NWIN; i++)
             w_f64(w, k->camp[f][i]);
+    w_u32(w, k->ninherit);
+    for (uint32_t i = 0; i < k->ninherit; i++) {
+        w_u64(w, k->inherit_line[i]);
+        w_u32(w, k->inherit_age[i]);
+        w_u8(w, k->inherit_sectors[i]);
+    }
     w_u32(w, k->nwarps);
     for (uint32_t i = 0; i < k->nwarps; i++) {
         w_f64(w, k->warps[i].weight);
@@ -536,6 +542,22 @@ static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
             if (!r->bad && !(k->camp[f][i] >= 1 && k->camp[f][i] <= 1e6))
                 return fail(r, "slice-camping factor");
         }
+    uint32_t ni = r_count(r, PROF_INHERIT_MAX, "inherited lines");
+    if (r->bad)
+        return bad_ret(r);
+    k->inherit_line = malloc((ni ? ni : 1) * sizeof *k->inherit_line);
+    k->inherit_age = malloc((ni ? ni : 1) * sizeof *k->inherit_age);
+    k->inherit_sectors = malloc(ni ? ni : 1);
+    if (!k->inherit_line || !k->inherit_age || !k->inherit_sectors)
+        return ge_errf(e, "out of memory");
+    for (uint32_t i = 0; i < ni && !r->bad; i++) {
+        k->inherit_line[i] = r_u64(r);
+        k->inherit_age[i] = r_u32(r);
+        k->inherit_sectors[i] = r_u8(r);
+        if (!r->bad && (k->inherit_sectors[i] & 0xf0))
+            return fail(r, "inherited line sectors");
+        k->ninherit = i + 1;
+    }
     uint32_t nw = r_count(r, 64, "representative warps");
     if (r->bad)
         return bad_ret(r);

@@ -201,6 +201,61 @@ int sim_set_sampling(sim_gpu *g, uint32_t active_sms, int background, ge_err *e)
     return 0;
 }
 
+/* Code address of an instruction = pc * num / den (sm.h, pc_num). */
+static void code_scale(const sim_gpu *g, const ws_kernel *k, uint32_t *num, uint32_t *den)
+{
+    *den = k->binary_version && k->binary_version < 70 ? 8 : 16;
+    *num = g->cfg.sm.inst_bytes ? g->cfg.sm.inst_bytes : (g->cfg.gpu.compute_capability < 70 ? 8 : 16);
+}
+
+size_t sim_l2_preload(sim_gpu *g, const uint64_t *lines, const uint8_t *sectors, size_t n)
+{
+    if (!g->mem->ops->preload || g->cfg.l1d.line_bytes != 128)
+        return 0;
+    return g->mem->ops->preload(g->mem, lines, sectors, n);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *ctas, size_t n)
+{
+    uint32_t num, den, l1i = g->cfg.l1i.line_bytes, l1d = g->cfg.l1d.line_bytes;
+    code_scale(g, k, &num, &den);
+    uint32_t parts = l1i > l1d ? l1i / l1d : 1;
+    size_t cnt = 0, cap = 0, got = 0;
+    uint64_t *lines = NULL;
+    uint64_t last = UINT64_MAX;
+    for (size_t c = 0; c < n; c++)
+        for (size_t i = 0; i < ctas[c]->ninst; i++) {
+            uint64_t l1i_line = ctas[c]->inst[i].pc * num / den / l1i;
+            if (l1i_line == last) /* straight-line code: mostly the line before */
+                continue;
+            last = l1i_line;
+            for (uint32_t part = 0; part < parts; part++) {
+                if (cnt == cap) {
+                    uint64_t *nl = realloc(lines, (cap = cap ? 2 * cap : 256) * sizeof *nl);
+                    if (!nl) { /* warming is best effort */
+                        free(lines);
+                        return 0;
+                    }
+                    lines = nl;
+                }
+                lines[cnt++] = (SIM_CODE_BASE + l1i_line * l1i + (uint64_t)part * l1d) / l1d;
+            }
+        }
+    qsort(lines, cnt, sizeof *lines, cmp_u64);
+    uint8_t all = 0xf;
+    for (size_t i = 0; i < cnt; i++)
+        if (i == 0 || lines[i] != lines[i - 1])
+            got += sim_l2_preload(g, &lines[i], &all, 1);
+    free(lines);
+    return got;
+}
+
 static void kernel_reset(sim_gpu *g)
 {
     for (uint32_t s = 0; s < g->nsms; s++) {
@@ -257,8 +312,7 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
     if (occ_compute(&g->cfg, k, &g->occ, e))
         return -1;
     g->k = k;
-    g->pc_den = k->binary_version && k->binary_version < 70 ? 8 : 16;
-    g->pc_num = g->cfg.sm.inst_bytes ? g->cfg.sm.inst_bytes : (g->cfg.gpu.compute_capability < 70 ? 8 : 16);
+    code_scale(g, k, &g->pc_num, &g->pc_den);
     g->kstart = g->now;
     g->resident_ctas = 0;
     g->last_retire = g->kstart;

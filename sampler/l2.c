@@ -314,6 +314,36 @@ static void block(l2_slice *s, const l2_env *env, int st)
     }
 }
 
+/* A mask of 32-byte sectors of a 128-byte line -> the cache's sectors. */
+static uint32_t sectors32_to(const cache *c, uint32_t m32)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < 4; i++)
+        if (m32 & (1u << i)) {
+            uint32_t lo = i * 32 / c->sector_bytes, hi = ((i + 1) * 32 - 1) / c->sector_bytes;
+            for (uint32_t j = lo; j <= hi && j < c->nsect; j++)
+                m |= 1u << j;
+        }
+    return m;
+}
+
+int l2_preload(l2_slice *s, uint64_t line, uint32_t sectors32)
+{
+    cache *c = &s->c;
+    uint32_t sectors = sectors32_to(c, sectors32);
+    int slot = cache_find(c, line);
+    if (slot < 0) {
+        slot = cache_victim(c, line);
+        if (slot < 0 || (c->tag[slot] != CACHE_NO_TAG && c->dirty[slot]))
+            return 0;
+        cache_install(c, (uint32_t)slot, line, NULL);
+    } else {
+        cache_touch(c, (uint32_t)slot);
+    }
+    c->valid[slot] |= sectors & ~c->pending[slot];
+    return 1;
+}
+
 void l2_tick(l2_slice *s, const l2_env *env, uint64_t now)
 {
     if (now < s->wake)

@@ -98,6 +98,13 @@ static inline void l2_wake(l2_slice *s, uint64_t tick)
         s->wake = tick;
 }
 
+/* Warm-up between kernels: make `line` (128 bytes) present with the 32-byte
+ * sectors in `sectors32` valid and most recently used, as an earlier kernel
+ * would have left it.  A line that is absent is installed clean unless its
+ * victim is dirty or every way is pending (then nothing changes: no
+ * write-back is invented).  1 if the line is present afterwards. */
+int l2_preload(l2_slice *s, uint64_t line, uint32_t sectors32);
+
 /* Work at L2 tick `now`. */
 void l2_tick(l2_slice *s, const l2_env *env, uint64_t now);
 

@@ -85,6 +85,11 @@ typedef struct sim_mem_ops {
     /* Between kernels: change which SMs are simulated (sampled mode, see
      * sim_mem_options); L2 and DRAM state are kept.  NULL: unsupported. */
     void (*set_sampling)(sim_mem *m, const sim_mem_options *o);
+    /* Between kernels: put lines (l1d-line addresses, 128 bytes) that earlier
+     * kernels left in the L2 into it, clean, with `sectors` (32-byte sectors)
+     * valid, oldest first;
+     * returns how many were installed.  NULL: the model has no L2 state. */
+    size_t (*preload)(sim_mem *m, const uint64_t *lines, const uint8_t *sectors, size_t n);
 } sim_mem_ops;
 
 struct sim_mem {

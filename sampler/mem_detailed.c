@@ -536,9 +536,18 @@ static void md_destroy(sim_mem *sm)
     free(m);
 }
 
+static size_t md_preload(sim_mem *sm, const uint64_t *lines, const uint8_t *sectors, size_t n)
+{
+    md *m = (md *)sm;
+    size_t got = 0;
+    for (size_t i = 0; i < n; i++)
+        got += (size_t)l2_preload(&m->l2[addrmap_slice(&m->am, lines[i])], lines[i], sectors[i]);
+    return got;
+}
+
 static const sim_mem_ops md_ops = {
-    "detailed",         md_access,  md_pop,         md_cycle,        md_next_event, md_collect, md_reset_stats,
-    md_kernel_boundary, md_destroy, md_set_sampling,
+    "detailed",         md_access,  md_pop,          md_cycle,  md_next_event, md_collect, md_reset_stats,
+    md_kernel_boundary, md_destroy, md_set_sampling, md_preload,
 };
 
 /* Config checks specific to this model, each naming its key. */

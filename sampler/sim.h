@@ -115,6 +115,19 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
  * model cannot change its sampling. */
 int sim_set_sampling(sim_gpu *g, uint32_t active_sms, int background, ge_err *e);
 
+/* Between kernels: warm the L2 with lines (128-byte line addresses) that
+ * earlier kernels, not simulated here, would have left in it, oldest first,
+ * each with its 32-byte sector mask (bit i: sector i).  See l2_preload for
+ * what is never displaced.  Returns the lines now present; 0 if the memory
+ * model keeps no L2 or the config's L1 line is not 128 bytes (the profile's
+ * line unit). */
+size_t sim_l2_preload(sim_gpu *g, const uint64_t *lines, const uint8_t *sectors, size_t n);
+
+/* Between kernels: put kernel k's code lines, as the given CTAs execute it,
+ * into the L2, as a GPU that ran an earlier launch of the same code would
+ * have it (sm.h, SIM_CODE_BASE).  Returns the lines now present. */
+size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *ctas, size_t n);
+
 /* Full mode over every kernel of a stream: *res gets one kresult per kernel
  * (malloc'd; the caller frees), *n their number.  Memcpy events are skipped
  * (the host side is not timed). */

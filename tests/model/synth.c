@@ -9,12 +9,14 @@ static int s_next_event(ws_source *src, ws_event *ev, ge_err *e)
 {
     (void)e;
     synth_source *s = (synth_source *)src;
-    if (s->stage >= 1)
+    if (s->launched >= s->launches)
         return 0;
     s->stage = 1;
+    s->next = 0;
     memset(ev, 0, sizeof *ev);
     ev->kind = WS_EV_KERNEL;
     ev->kernel = s->k;
+    ev->kernel.id = ++s->launched;
     return 1;
 }
 
@@ -38,6 +40,7 @@ void synth_init(synth_source *s, const char *name, uint32_t nctas, uint32_t thre
     s->base.ops = &synth_ops;
     s->k.name = name;
     s->k.id = 1;
+    s->launches = 1;
     s->k.grid[0] = nctas;
     s->k.grid[1] = s->k.grid[2] = 1;
     s->k.block[0] = threads;

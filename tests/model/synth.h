@@ -1,6 +1,6 @@
 /*
  * synth.h - a tiny in-memory warp stream for model tests: one kernel whose
- * CTAs are built by the test.
+ * CTAs are built by the test, launched `launches` times (default once).
  */
 #ifndef TEST_SYNTH_H
 #define TEST_SYNTH_H
@@ -13,6 +13,7 @@ typedef struct synth_source {
     ws_cta *ctas;
     size_t nctas, next;
     int stage; /* 0 before the kernel event, 1 in it, 2 done */
+    uint32_t launches, launched;
 } synth_source;
 
 /* Kernel with grid (nctas,1,1) and block (threads,1,1); the CTAs are

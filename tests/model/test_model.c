@@ -305,6 +305,40 @@ static void test_profiler_atomics(void **st)
     synth_free(&s);
 }
 
+/* Inherited lines: a kernel launched twice loads lines A, B, C (one sector
+ * each: 1, 0, 2).  The second launch finds all three left by the first,
+ * with LRU ages C 0, B 1 (C came after it), A 2; the first inherits none. */
+static void test_profiler_inherit(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "twice", 1, 32, 16);
+    s.launches = 2;
+    synth_add_mem(&s, 0, 0, ISA_OP_LD_GLOBAL, 1u, 0x20, 0, 4);
+    synth_add_mem(&s, 0, 0, ISA_OP_LD_GLOBAL, 1u, 0x80, 0, 4);
+    synth_add_mem(&s, 0, 0, ISA_OP_LD_GLOBAL, 1u, 0x140, 0, 4);
+    synth_add(&s, 0, 0, ISA_OP_EXIT, 1u);
+    prof_options o;
+    prof_options_default(&o);
+    profile p;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &o, "twice", 0, 1, &p, &e), 0);
+    assert_int_equal(p.nkernels, 2);
+    assert_int_equal(p.k[0].ninherit, 0);
+    const prof_kernel *k = &p.k[1];
+    assert_int_equal(k->ninherit, 3);
+    static const uint64_t line[3] = {2, 1, 0};
+    static const uint32_t age[3] = {0, 1, 2};
+    static const uint8_t sect[3] = {0x4, 0x1, 0x2};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(k->inherit_line[i], line[i]);
+        assert_int_equal(k->inherit_age[i], age[i]);
+        assert_int_equal(k->inherit_sectors[i], sect[i]);
+    }
+    prof_free(&p);
+    synth_free(&s);
+}
+
 /* Partition camping: lines 8 apart all land on slice 0 of a linear 8-slice
  * map, and spread evenly under the 8-slice XOR hash (line 8c -> slice
  * (c mod 8) XOR (c / 8 mod 8): each slice twice per 16 CTAs). */
@@ -361,6 +395,7 @@ static void test_profile_file(void **st)
     (void)st;
     synth_source s;
     build_kernel(&s, 5);
+    s.launches = 2; /* the second launch inherits the first's lines */
     prof_options o;
     prof_options_default(&o);
     profile p, q;
@@ -380,6 +415,12 @@ static void test_profile_file(void **st)
     assert_memory_equal(q.k[0].sample[3].addr, p.k[0].sample[3].addr, p.k[0].sample[3].naddr * 8);
     assert_memory_equal(&q.l2[0].load, &p.l2[0].load, sizeof(rd_hist));
     assert_memory_equal(&q.l2[0].store, &p.l2[0].store, sizeof(rd_hist));
+    assert_int_equal(q.nkernels, 2);
+    uint32_t ni = p.k[1].ninherit;
+    assert_true(ni > 0 && q.k[1].ninherit == ni);
+    assert_memory_equal(q.k[1].inherit_line, p.k[1].inherit_line, ni * sizeof *p.k[1].inherit_line);
+    assert_memory_equal(q.k[1].inherit_age, p.k[1].inherit_age, ni * sizeof *p.k[1].inherit_age);
+    assert_memory_equal(q.k[1].inherit_sectors, p.k[1].inherit_sectors, ni);
     prof_free(&q);
 
     /* read the file, then damage it three ways */
@@ -471,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_profiler_counts), cmocka_unit_test(test_profile_file),
         cmocka_unit_test(test_model_properties), cmocka_unit_test(test_atomic_busiest_slice),
         cmocka_unit_test(test_profiler_atomics), cmocka_unit_test(test_profiler_camping),
+        cmocka_unit_test(test_profiler_inherit),
         cmocka_unit_test(test_camping_factor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

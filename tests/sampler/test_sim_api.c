@@ -237,6 +237,65 @@ static void test_run_source(void **st)
     sim_destroy(g);
 }
 
+/* One warp loads one line (all four sectors) at 0x10000. */
+static int gen_one_line(void *ctx, uint64_t index, ws_cta *c, ge_err *e)
+{
+    (void)ctx, (void)index, (void)e;
+    ws_cta_begin_warp(c, NULL);
+    synth_mem(c, ISA_OP_LD_GLOBAL, 1, -1, 0x10000, 4, 4, 0xffffffffu);
+    synth_op(c, ISA_OP_EXIT, -1, -1, -1, -1, 0xffffffffu);
+    return 0;
+}
+
+/* L2 load hit rate of the one-line kernel on a fresh simulator after
+ * preloading sectors `data` of its line (0: nothing) and, if `code`, its
+ * code line. */
+static double preload_hit(const gpu_config *cfg, uint8_t data, int code, size_t *present)
+{
+    synth_kernel k;
+    synth_kernel_init(&k, "one_line", 1, 32, 32, 0, gen_one_line, NULL);
+    sim_options o = opts("detailed");
+    ge_err e;
+    sim_gpu *g = sim_create(cfg, &o, &e);
+    if (!g)
+        fail_msg("%s", e.msg);
+    uint64_t line = 0x10000 / 128;
+    *present = data ? sim_l2_preload(g, &line, &data, 1) : 0;
+    if (code) {
+        ws_cta c;
+        ws_cta_init(&c);
+        gen_one_line(NULL, 0, &c, &e);
+        const ws_cta *cp = &c;
+        *present += sim_l2_preload_code(g, &k.k, &cp, 1);
+        ws_cta_free(&c);
+    }
+    sim_cta_feed f = synth_feed(&k);
+    kresult r;
+    if (sim_kernel(g, &k.k, &f, &r, &e))
+        fail_msg("%s", e.msg);
+    sim_destroy(g);
+    return r.l2_hit_rate;
+}
+
+/* Warming the L2 between kernels (the hybrid's stand-in for the kernels it
+ * did not simulate): the loads hit exactly the preloaded sectors, and the
+ * instruction fetch hits once the code line is preloaded too. */
+static void test_l2_preload(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    synth_config("test_volta.cfg", &cfg);
+    size_t n;
+    assert_true(preload_hit(&cfg, 0, 0, &n) == 0); /* cold: code and data miss */
+    assert_true(preload_hit(&cfg, 0xf, 1, &n) == 1);
+    assert_int_equal(n, 2);
+    /* half the data sectors: the fetch (4 sectors) and 2 of 4 data sectors hit */
+    assert_true(preload_hit(&cfg, 0x3, 1, &n) == 0.75);
+    /* the data line alone: 4 of 8 sectors */
+    assert_true(preload_hit(&cfg, 0xf, 0, &n) == 0.5);
+    assert_int_equal(n, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_sampled_all_sms_equals_full),
         cmocka_unit_test(test_sampled_subset),
         cmocka_unit_test(test_run_source),
+        cmocka_unit_test(test_l2_preload),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
