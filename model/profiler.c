@@ -538,6 +538,10 @@ static int begin_kernel(pbuild *b, const ws_kernel *k, ge_err *e)
     pk->nctas = ws_kernel_nctas(k);
     pk->warps_per_cta = ws_kernel_warps_per_cta(k);
     b->nsig = 0;
+    for (uint32_t i = 0; i < b->nres; i++) { /* the previous kernel's unchosen warps */
+        free(b->res[i].inst);
+        b->res[i].inst = NULL;
+    }
     b->nres = 0;
     b->warps_seen = 0;
     b->ncand = 0;
