@@ -110,14 +110,14 @@ static int icache_lookup(sim_gpu *g, sim_sm *sm, sim_warp *wp, uint64_t line, ui
     return 0;
 }
 
-void sim_fetch_fill(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now)
+int sim_fetch_fill(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now)
 {
     (void)now;
     sim_icache *ic = &sm->ic;
     sim_ifill *f = &ic->mshr[token & ~SIM_TOKEN_IFETCH];
     sm->loads_out--;
     if (--f->left)
-        return;
+        return 0;
     /* install (l1i.allocate = on fill) and wake the warps waiting for it or for an MSHR */
     uint64_t line = f->line;
     cache *c = &ic->tags;
@@ -133,6 +133,7 @@ void sim_fetch_fill(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now)
             wp->fetch_free = 0;
     }
     sm->busy = 1;
+    return 1;
 }
 
 static uint64_t regbits(const ws_inst *in)

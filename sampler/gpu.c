@@ -342,13 +342,13 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
             if (g->opt.no_skip || sm->wake <= now) {
                 sm->wake = sim_sm_cycle(g, sm, now);
             } else {
-                /* a sleeping SM wakes only for a memory completion or its
-                 * LSU freeing; otherwise just its LSU works this cycle */
+                /* A sleeping SM wakes only for a load or fetch that
+                 * completes or its LSU freeing; otherwise just its LSU
+                 * works this cycle.  A line of a load whose other lines
+                 * are still out changes nothing a step looks at. */
                 int wake = 0;
-                if (mem_event && sm->loads_out && g->mem->ops->pop(g->mem, (int)sm->id, now, &token)) {
-                    sim_ldst_complete(g, sm, token, now);
-                    wake = 1;
-                }
+                while (mem_event && sm->loads_out && g->mem->ops->pop(g->mem, (int)sm->id, now, &token))
+                    wake |= sim_ldst_complete(g, sm, token, now);
                 if (!wake && sim_ldst_next(sm, now - 1) <= now)
                     wake = sim_ldst_offer(g, sm, now);
                 if (wake)

@@ -206,15 +206,13 @@ void sim_ldst_issue(sim_gpu *g, sim_sm *sm, uint32_t w, const ws_inst *in, uint3
     sim_ldst_offer(g, sm, now);
 }
 
-void sim_ldst_complete(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now)
+int sim_ldst_complete(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now)
 {
-    if (token & SIM_TOKEN_IFETCH) {
-        sim_fetch_fill(g, sm, token, now);
-        return;
-    }
+    if (token & SIM_TOKEN_IFETCH)
+        return sim_fetch_fill(g, sm, token, now);
     sim_load *r = &sm->rec[token];
     if (--r->left)
-        return;
+        return 0;
     uint32_t w = r->warp;
     sim_warp *wp = &sm->warp[w];
     sim_sb_release(wp, token, now);
@@ -228,6 +226,7 @@ void sim_ldst_complete(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now)
     sm->rec_free = token;
     sm->loads_out--;
     sim_cta_outstanding_done(g, sm, wp->cta, now);
+    return 1;
 }
 
 void sim_ldst_cycle(sim_gpu *g, sim_sm *sm, uint64_t now)

@@ -303,8 +303,9 @@ int sim_icache_init(sim_gpu *g, sim_icache *ic, ge_err *e);
 void sim_icache_free(sim_icache *ic);
 void sim_icache_flush(sim_icache *ic);
 void sim_fetch(sim_gpu *g, sim_sm *sm, uint64_t now);
-/* A part of I-cache fill `token` came back from the memory system. */
-void sim_fetch_fill(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now);
+/* A part of I-cache fill `token` came back from the memory system; 1 if it
+ * was the last part (the line is installed and its warps may fetch). */
+int sim_fetch_fill(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now);
 static inline void sim_fetch_want(sim_sm *sm, uint32_t slot) { sm->fetch_need[slot >> 6] |= 1ull << (slot & 63); }
 static inline void sim_fetch_drop(sim_sm *sm, uint32_t slot) { sm->fetch_need[slot >> 6] &= ~(1ull << (slot & 63)); }
 
@@ -316,8 +317,11 @@ int sim_ldst_can_issue(sim_sm *sm, int res, uint64_t now, uint64_t *retry);
 /* Issue a memory instruction of warp slot w, operands read at `dispatch`. */
 void sim_ldst_issue(sim_gpu *g, sim_sm *sm, uint32_t w, const ws_inst *in, uint32_t mask, uint64_t now,
                     uint64_t dispatch);
-/* Memory completion `token` (a line of a load, or of an I-cache fill) at now. */
-void sim_ldst_complete(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now);
+/* Memory completion `token` (a line of a load, or of an I-cache fill) at
+ * now; 1 if it completed the load or fill (a warp or the fetch may go on),
+ * 0 if more lines of it are still out (nothing the SM's step looks at
+ * changed). */
+int sim_ldst_complete(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now);
 /* Offer the LSU's next line(s) (once per cycle); 1 if its instruction
  * finished, i.e. the LSU became free. */
 int sim_ldst_offer(sim_gpu *g, sim_sm *sm, uint64_t now);
