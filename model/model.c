@@ -182,6 +182,38 @@ double mm_camping(const gpu_config *cfg, const prof_kernel *pk, double concurren
     return c[PROF_CAMP_NWIN - 1];
 }
 
+/* The longest any CTA class of the scenario takes on an SM by itself: the
+ * kernel's average CTA's time alone (g1, one CTA per SM) times the largest
+ * of the class's ratios to that mean CTA in warp instructions, memory
+ * instructions and lines -- a CTA that issues k times the instructions,
+ * waits for k times the loads, or moves k times the lines through the LSU
+ * (a load completes with its last line) takes about k times as long.  Over
+ * the clusters the scenario draws CTAs from; 0 without clusters. */
+static double heaviest_cta(const prof_kernel *pk, const model_scenario *sc, const gen_time *g1)
+{
+    const double *n = sc && sc->cluster_ctas ? sc->cluster_ctas : NULL;
+    double cnt = 0, mean[PROF_SIG_COUNT] = {0};
+    for (uint32_t c = 0; c < pk->nclusters; c++) { /* the kernel's mean CTA, which g1 is */
+        double w = pk->clusters[c].weight;
+        cnt += w;
+        for (int f = 0; f < PROF_SIG_COUNT; f++)
+            mean[f] += w * pk->clusters[c].mean[f];
+    }
+    if (cnt <= 0)
+        return 0;
+    double worst = 0;
+    for (uint32_t c = 0; c < pk->nclusters; c++) {
+        if ((n ? n[c] : pk->clusters[c].weight) <= 0)
+            continue;
+        const double *m = pk->clusters[c].mean;
+        double r_i = mean[PROF_SIG_WARP_INSTS] > 0 ? m[PROF_SIG_WARP_INSTS] * cnt / mean[PROF_SIG_WARP_INSTS] : 1;
+        double r_m = mean[PROF_SIG_MEM_INSTS] > 0 ? m[PROF_SIG_MEM_INSTS] * cnt / mean[PROF_SIG_MEM_INSTS] : 1;
+        double r_l = mean[PROF_SIG_LINES] > 0 ? m[PROF_SIG_LINES] * cnt / mean[PROF_SIG_LINES] : 1;
+        worst = fmax(worst, g1->t * fmax(r_i, fmax(r_m, r_l)));
+    }
+    return worst;
+}
+
 /* See model_int.h. */
 double mm_atomic_busiest_slice(const gpu_config *cfg, const prof_kernel *pk, double atom_sec, double scale)
 {
@@ -371,7 +403,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     model_warp_time wt[64];
     double ww[64];
     uint32_t nw = pk->nwarps < 64 ? pk->nwarps : 64;
-    double total = 0, t_sm = 0, lat = 0, rho = 0, gens = 0;
+    double total = 0, t_sm = 0, lat = 0, rho = 0, gens = 0, t_tail = 0, t_cta = 0;
     gen_time gfull = {0}, gpart = {0};
     for (uint32_t r = 0; r < nw; r++)
         ww[r] = pk->warps[r].weight;
@@ -421,7 +453,14 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, port_per_warp, &gpart);
         else
             memset(&gpart, 0, sizeof gpart);
-        t_sm = mp->sm_scale * (full * gfull.t + gpart.t);
+        /* Tail: an SM (and the kernel) lasts at least as long as its
+         * heaviest CTA, which near the end runs alone (bfs's irregular
+         * levels, where one CTA does several times the mean work). */
+        gen_time g1;
+        generation(cfg, pk, pol, wt, ww, nw, &t, 1, lat, miss_lines_per_warp, port_per_warp, &g1);
+        t_cta = g1.t;
+        t_tail = heaviest_cta(pk, sc, &g1);
+        t_sm = mp->sm_scale * fmax(full * gfull.t + gpart.t, t_tail);
         if (gfull.t > 0) /* lines the SM looks up per cycle in steady state */
             lsu_rate = fmin(LSU_LINES_PER_CYCLE, c * pk->warps_per_cta * (t.warps > 0 ? load_lines / t.warps : 0) / gfull.t);
         gens = full + (rem > 0.5 ? rem / c : 0);
@@ -537,6 +576,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         d->load_latency = lat;
         d->dram_util = out->dram_bw_util;
         d->t_sm = t_sm;
+        d->t_cta = mp->sm_scale * t_cta;
+        d->t_tail = mp->sm_scale * t_tail;
         d->t_dram = t_dram;
         d->t_l2 = t_l2;
         d->t_noc = t_noc;

@@ -58,6 +58,8 @@ typedef struct model_detail {
     uint32_t ctas_per_sm, warps_per_sched;
     double l1_hit, l1_filter, l2_hit, load_latency, dram_util;
     double t_sm, t_dram, t_l2, t_noc;    /* the bounds, core cycles */
+    double t_cta;                        /* the kernel's mean CTA alone on an SM */
+    double t_tail;                       /* its heaviest CTA class alone (a floor of t_sm) */
     double t_issue, t_interval, t_units, t_lsu, t_mshr;  /* per generation */
     double generations;
 } model_detail;

@@ -339,6 +339,57 @@ static void test_profiler_inherit(void **st)
     synth_free(&s);
 }
 
+/* Tail: 31 CTAs of one dependent load + FMA per warp and one CTA of four;
+ * the heavy CTA has 4 / (35/32) = 3.657 times the kernel's mean CTA's work,
+ * so it alone takes that many times the mean CTA's time alone, and that
+ * floors the SM time; a kernel of equal CTAs has no tail beyond its mean. */
+static void add_rounds(synth_source *s, uint32_t c, uint32_t rounds)
+{
+    for (uint32_t w = 0; w < 2; w++) {
+        for (uint32_t r = 0; r < rounds; r++) {
+            ws_inst *ld = synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu,
+                                        0x100000 + ((uint64_t)c * 8 + w * 4 + r) * 4096, 4, 4);
+            ld->ndst = 1;
+            ld->dst[0] = 1;
+            ws_inst *fma = synth_add(s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
+            fma->nsrc = 1;
+            fma->src[0] = 1;
+            fma->ndst = 1;
+            fma->dst[0] = 2;
+        }
+        synth_add(s, c, w, ISA_OP_EXIT, 0xffffffffu);
+    }
+}
+
+static void test_tail(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    prof_options o;
+    prof_options_default(&o);
+    for (int heavy = 0; heavy < 2; heavy++) {
+        synth_source s;
+        synth_init(&s, "tail", 32, 64, 16);
+        for (uint32_t c = 0; c < 32; c++)
+            add_rounds(&s, c, heavy && c == 5 ? 4 : 1);
+        profile p;
+        assert_int_equal(prof_build(&s.base, &o, "tail", 0, 1, &p, &e), 0);
+        kresult r;
+        model_detail d;
+        assert_int_equal(model_kernel(&cfg, "gto", &p, 0, NULL, NULL, &r, &d, &e), 0);
+        assert_true(d.t_cta > 0);
+        double want = heavy ? 4.0 / (35.0 / 32.0) : 1.0;
+        if (fabs(d.t_tail / d.t_cta - want) > 1e-6)
+            fail_msg("heavy %d: tail %.1f = %.4f x the mean CTA's %.1f, want %.4f", heavy, d.t_tail,
+                     d.t_tail / d.t_cta, d.t_cta, want);
+        assert_true(d.t_sm >= d.t_tail - 1e-9);
+        prof_free(&p);
+        synth_free(&s);
+    }
+}
+
 /* Partition camping: lines 8 apart all land on slice 0 of a linear 8-slice
  * map, and spread evenly under the 8-slice XOR hash (line 8c -> slice
  * (c mod 8) XOR (c / 8 mod 8): each slice twice per 16 CTAs). */
@@ -513,6 +564,7 @@ int main(void)
         cmocka_unit_test(test_model_properties), cmocka_unit_test(test_atomic_busiest_slice),
         cmocka_unit_test(test_profiler_atomics), cmocka_unit_test(test_profiler_camping),
         cmocka_unit_test(test_profiler_inherit),
+        cmocka_unit_test(test_tail),
         cmocka_unit_test(test_camping_factor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
