@@ -227,20 +227,26 @@ static void test_atomic_busiest_slice(void **st)
 
 /* ---- profiler on a synthetic stream ---- */
 
+/* A coalesced load from base into r1 and an FMA that uses it. */
+static void add_load_use(synth_source *s, uint32_t c, uint32_t w, uint64_t base)
+{
+    ws_inst *ld = synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu, base, 4, 4);
+    ld->ndst = 1;
+    ld->dst[0] = 1;
+    ws_inst *fma = synth_add(s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
+    fma->nsrc = 1;
+    fma->src[0] = 1;
+    fma->ndst = 1;
+    fma->dst[0] = 2;
+}
+
 static void build_kernel(synth_source *s, uint32_t nctas)
 {
     synth_init(s, "synthetic", nctas, 64, 32);
     for (uint32_t c = 0; c < nctas; c++)
         for (uint32_t w = 0; w < 2; w++) {
             uint64_t base = 0x100000 + (uint64_t)(c * 2 + w) * 4096;
-            ws_inst *ld = synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu, base, 4, 4);
-            ld->ndst = 1;
-            ld->dst[0] = 1;
-            ws_inst *fma = synth_add(s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
-            fma->nsrc = 1;
-            fma->src[0] = 1;
-            fma->ndst = 1;
-            fma->dst[0] = 2;
+            add_load_use(s, c, w, base);
             /* uncoalesced: 32 lanes 128 B apart -> 32 lines of one sector */
             synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu, base + 0x80000000ULL, 128, 4);
             /* shared, 8 B stride of 4 B words: two words per bank -> 2 cycles */
@@ -346,17 +352,8 @@ static void test_profiler_inherit(void **st)
 static void add_rounds(synth_source *s, uint32_t c, uint32_t rounds)
 {
     for (uint32_t w = 0; w < 2; w++) {
-        for (uint32_t r = 0; r < rounds; r++) {
-            ws_inst *ld = synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu,
-                                        0x100000 + ((uint64_t)c * 8 + w * 4 + r) * 4096, 4, 4);
-            ld->ndst = 1;
-            ld->dst[0] = 1;
-            ws_inst *fma = synth_add(s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
-            fma->nsrc = 1;
-            fma->src[0] = 1;
-            fma->ndst = 1;
-            fma->dst[0] = 2;
-        }
+        for (uint32_t r = 0; r < rounds; r++)
+            add_load_use(s, c, w, 0x100000 + ((uint64_t)c * 8 + w * 4 + r) * 4096);
         synth_add(s, c, w, ISA_OP_EXIT, 0xffffffffu);
     }
 }
