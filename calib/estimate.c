@@ -111,6 +111,13 @@ int est_profile(const gpu_config *cfg, const profile *p, const est_options *o, e
             const est_calibration *reuse = NULL;
             if (cals && est_calibration_reusable(&cals[k], cfg, sched, p, k))
                 reuse = &cals[k];
+            /* or the last sampled launch of the same kernel doing the same work */
+            for (uint32_t j = k; !reuse && j-- > 0;)
+                if (res[j].cal.valid && !res[j].reused && est_same_launch(p, j, k)) {
+                    if (est_calibration_reusable(&res[j].cal, cfg, sched, p, k))
+                        reuse = &res[j].cal;
+                    break;
+                }
             rc = est_hybrid_kernel(&x, k, reuse, r, e);
             x.ran_prev = NULL;
             if (rc == 0 && cals)

@@ -80,6 +80,12 @@ int est_full_source(const gpu_config *cfg, ws_source *src, const est_options *o,
 int est_calibration_reusable(const est_calibration *c, const gpu_config *cfg, const char *scheduler,
                              const profile *p, uint32_t k);
 
+/* Is kernel k of p another launch of kernel j with the same work: same name,
+ * grid, block, registers and shared memory, and warp instructions and
+ * memory lines per CTA within EST_LAUNCH_WORK_DELTA?  Then a calibration of
+ * j may serve k where est_calibration_reusable allows (docs/hybrid.md). */
+int est_same_launch(const profile *p, uint32_t j, uint32_t k);
+
 /* Hash of the SM-core parameters a calibration depends on. */
 uint64_t est_sm_signature(const gpu_config *cfg);
 

@@ -16,6 +16,11 @@
  * Everything else (SM count, clocks, L2 and DRAM parameters, NoC) is
  * extrapolated analytically: the measured load latency is shifted by the
  * model's change in latency, and bandwidth bounds are recomputed.
+ *
+ * The same rule carries a calibration from one launch of a kernel to a
+ * later launch at the same design point, when the launch does the same
+ * work (est_same_launch): a stencil's time steps, k-means iterations.  A
+ * BFS level, whose work differs from the last, is sampled again.
  */
 #include <math.h>
 #include <string.h>
@@ -25,6 +30,7 @@
 #include "u64set.h"
 
 #define EST_REUSE_HIT_DELTA 0.05
+#define EST_LAUNCH_WORK_DELTA 0.05
 
 static uint64_t mix(uint64_t h, double v)
 {
@@ -52,6 +58,30 @@ uint64_t est_sm_signature(const gpu_config *c)
     for (const char *s = c->sm.divergence; *s; s++)
         h = mix(h, *s);
     return h;
+}
+
+static double per_cta(double v, const prof_kernel *pk) { return pk->nctas ? v / (double)pk->nctas : 0; }
+
+static double mem_lines(const prof_kernel *pk)
+{
+    double l = 0;
+    for (int i = 0; i < ISA_OP_COUNT; i++)
+        l += pk->op_lines[i];
+    return l;
+}
+
+static int close_rel(double a, double b) { return fabs(a - b) <= EST_LAUNCH_WORK_DELTA * fmax(fabs(a), fabs(b)); }
+
+int est_same_launch(const profile *p, uint32_t j, uint32_t k)
+{
+    if (j >= p->nkernels || k >= p->nkernels)
+        return 0;
+    const prof_kernel *a = &p->k[j], *b = &p->k[k];
+    return strcmp(a->name, b->name) == 0 && memcmp(a->grid, b->grid, sizeof a->grid) == 0 &&
+           memcmp(a->block, b->block, sizeof a->block) == 0 && a->nregs == b->nregs &&
+           a->shmem_static == b->shmem_static && a->shmem_dynamic == b->shmem_dynamic &&
+           close_rel(per_cta(a->warp_insts, a), per_cta(b->warp_insts, b)) &&
+           close_rel(per_cta(mem_lines(a), a), per_cta(mem_lines(b), b));
 }
 
 int est_calibration_reusable(const est_calibration *c, const gpu_config *cfg, const char *scheduler,

@@ -106,6 +106,39 @@ static void test_reuse_rule(void **st)
     synth_free(&s);
 }
 
+/* Three launches of one kernel doing the same work: the first is sampled;
+ * the second finds the first's lines in V100's L2 (its modelled L2 hit rate
+ * moves by far more than 5 points), so it is sampled again; the third reuses
+ * the second's calibration.  A launch with 10% more work per CTA is not
+ * "the same launch". */
+static void test_launch_reuse(void **st)
+{
+    (void)st;
+    synth_source s;
+    build(&s, 2560, 255);
+    s.launches = 3;
+    profile p;
+    profile_of(&s, 1, &p);
+    assert_int_equal(p.nkernels, 3);
+    assert_true(est_same_launch(&p, 0, 1) && est_same_launch(&p, 1, 2));
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    est_options o;
+    est_options_default(&o);
+    est_kernel *r;
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &r, &e), 0);
+    assert_true(!r[0].reused && r[0].r.sampled_ctas > 0);
+    assert_true(!r[1].reused && r[1].r.sampled_ctas > 0);
+    assert_true(r[2].reused && r[2].r.sampled_ctas == 0);
+    assert_true(fabs(r[2].r.cycles - r[1].r.cycles) <= 0.02 * r[1].r.cycles);
+    free(r);
+    p.k[2].warp_insts *= 1.1;
+    assert_false(est_same_launch(&p, 1, 2));
+    prof_free(&p);
+    synth_free(&s);
+}
+
 static void test_small_kernel_whole(void **st)
 {
     (void)st;
@@ -216,7 +249,8 @@ static void test_pareto(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reuse_rule),    cmocka_unit_test(test_small_kernel_whole),
+        cmocka_unit_test(test_reuse_rule),    cmocka_unit_test(test_launch_reuse),
+        cmocka_unit_test(test_small_kernel_whole),
         cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto),
     };
