@@ -182,18 +182,18 @@ double mm_camping(const gpu_config *cfg, const prof_kernel *pk, double concurren
     return c[PROF_CAMP_NWIN - 1];
 }
 
-/* The longest any CTA class of the scenario takes on an SM by itself: the
- * kernel's average CTA's time alone (g1, one CTA per SM) times the largest
- * of the class's ratios to that mean CTA in warp instructions, memory
+/* How much longer than the kernel's mean CTA the heaviest CTA class of the
+ * scenario is: the largest, over the clusters it draws CTAs from, of a
+ * class's ratios to that mean CTA in warp instructions, memory
  * instructions and lines -- a CTA that issues k times the instructions,
  * waits for k times the loads, or moves k times the lines through the LSU
- * (a load completes with its last line) takes about k times as long.  Over
- * the clusters the scenario draws CTAs from; 0 without clusters. */
-static double heaviest_cta(const prof_kernel *pk, const model_scenario *sc, const gen_time *g1)
+ * (a load completes with its last line) takes about k times as long alone.
+ * 0 without clusters. */
+static double heaviest_ratio(const prof_kernel *pk, const model_scenario *sc)
 {
     const double *n = sc && sc->cluster_ctas ? sc->cluster_ctas : NULL;
     double cnt = 0, mean[PROF_SIG_COUNT] = {0};
-    for (uint32_t c = 0; c < pk->nclusters; c++) { /* the kernel's mean CTA, which g1 is */
+    for (uint32_t c = 0; c < pk->nclusters; c++) { /* the kernel's mean CTA */
         double w = pk->clusters[c].weight;
         cnt += w;
         for (int f = 0; f < PROF_SIG_COUNT; f++)
@@ -209,7 +209,7 @@ static double heaviest_cta(const prof_kernel *pk, const model_scenario *sc, cons
         double r_i = mean[PROF_SIG_WARP_INSTS] > 0 ? m[PROF_SIG_WARP_INSTS] * cnt / mean[PROF_SIG_WARP_INSTS] : 1;
         double r_m = mean[PROF_SIG_MEM_INSTS] > 0 ? m[PROF_SIG_MEM_INSTS] * cnt / mean[PROF_SIG_MEM_INSTS] : 1;
         double r_l = mean[PROF_SIG_LINES] > 0 ? m[PROF_SIG_LINES] * cnt / mean[PROF_SIG_LINES] : 1;
-        worst = fmax(worst, g1->t * fmax(r_i, fmax(r_m, r_l)));
+        worst = fmax(worst, fmax(r_i, fmax(r_m, r_l)));
     }
     return worst;
 }
@@ -404,6 +404,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double ww[64];
     uint32_t nw = pk->nwarps < 64 ? pk->nwarps : 64;
     double total = 0, t_sm = 0, lat = 0, rho = 0, gens = 0, t_tail = 0, t_cta = 0;
+    double heavy = heaviest_ratio(pk, sc);
     gen_time gfull = {0}, gpart = {0};
     for (uint32_t r = 0; r < nw; r++)
         ww[r] = pk->warps[r].weight;
@@ -454,13 +455,19 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         else
             memset(&gpart, 0, sizeof gpart);
         /* Tail: an SM (and the kernel) lasts at least as long as its
-         * heaviest CTA, which near the end runs alone (bfs's irregular
-         * levels, where one CTA does several times the mean work). */
-        gen_time g1;
-        generation(cfg, pk, pol, wt, ww, nw, &t, 1, lat, miss_lines_per_warp, port_per_warp, &g1);
-        t_cta = g1.t;
-        t_tail = heaviest_cta(pk, sc, &g1);
-        t_sm = mp->sm_scale * fmax(full * gfull.t + gpart.t, t_tail);
+         * heaviest CTA alone: the mean CTA's time alone (g1) times `heavy`
+         * (bfs's irregular levels, where one CTA does several times the mean
+         * work).  A generation's time grows with its CTAs, so g1 <= gfull
+         * and the floor cannot bind unless heavy * gfull exceeds the
+         * generations' time; only then (or for the detail) is g1 needed. */
+        double t_gens = full * gfull.t + gpart.t;
+        if (d || heavy * gfull.t > t_gens) {
+            gen_time g1;
+            generation(cfg, pk, pol, wt, ww, nw, &t, 1, lat, miss_lines_per_warp, port_per_warp, &g1);
+            t_cta = g1.t;
+            t_tail = g1.t * heavy;
+        }
+        t_sm = mp->sm_scale * fmax(t_gens, t_tail);
         if (gfull.t > 0) /* lines the SM looks up per cycle in steady state */
             lsu_rate = fmin(LSU_LINES_PER_CYCLE, c * pk->warps_per_cta * (t.warps > 0 ? load_lines / t.warps : 0) / gfull.t);
         gens = full + (rem > 0.5 ? rem / c : 0);
