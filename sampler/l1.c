@@ -374,7 +374,8 @@ sim_mem_status l1_access(l1_unit *u, const sim_mem_access *a, uint64_t now, uint
 {
     *nout = 0;
     if (same_refusal(u, a, room_pkts, room_flits))
-        return SIM_MEM_RETRY;
+        return u->held = 1, SIM_MEM_RETRY;
+    u->held = 0;
     sim_mem_status st;
     u->why = L1_REFUSED_STATE;
     int ci = a->space == ISA_SPACE_CONST ? u->route_const : a->space == ISA_SPACE_TEX ? u->route_tex : L1_DATA;
@@ -398,6 +399,7 @@ sim_mem_status l1_access(l1_unit *u, const sim_mem_access *a, uint64_t now, uint
         u->refused.room = u->why == L1_REFUSED_ROOM;
         u->refused.room_pkts = room_pkts;
         u->refused.room_flits = room_flits;
+        u->held = 1;
     }
     return st;
 }

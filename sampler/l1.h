@@ -91,6 +91,8 @@ typedef struct l1_unit {
      * kept.  `ver` counts the unit's state changes (accepts, fills, pops,
      * invalidations), so l1_access answers a repeat from the memo. */
     uint64_t ver;
+    uint64_t room_ver; /* bumped by the owner when the SM's queue room grows (l1_room_grew) */
+    int held;          /* the last l1_access was refused by (or into) the memo */
     struct {
         uint64_t line, ver;
         uint32_t sectors, room_pkts, room_flits;
@@ -108,6 +110,15 @@ void l1_free(l1_unit *u);
  * SM's outgoing queue.  On ACCEPTED, out[0..*nout-1] are the packets to send
  * to L2 (line, sectors, kind, cache, mshr, flags, flits set; sm, slice and
  * ready left to the caller), and *send_at the core cycle they leave L1. */
+/* The SM's outgoing queue room grew (a packet left it). */
+static inline void l1_room_grew(l1_unit *u) { u->room_ver++; }
+
+/* After a refused l1_access: nonzero while offering the same access again
+ * would be answered by the memo (refused, nothing changed); 0 if the
+ * refusal is not kept (busy data port).  The value changes whenever the
+ * unit's state or its queue room changes. */
+static inline uint64_t l1_refusal_key(const l1_unit *u) { return u->held ? u->ver + u->room_ver + 1 : 0; }
+
 sim_mem_status l1_access(l1_unit *u, const sim_mem_access *a, uint64_t now, uint32_t room_pkts,
                          uint32_t room_flits, mem_pkt out[2], int *nout, uint64_t *send_at);
 

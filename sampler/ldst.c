@@ -8,12 +8,13 @@
  * cycle (SIM_LSU_LINES_PER_CYCLE), holding one instruction at a time: a
  * second memory instruction cannot issue while the LSU still has lines of
  * the first (structural stall), and a refused access (RETRY: MSHRs or miss
- * queue full) is offered again the next cycle.  This is GPGPU-Sim's LD/ST
- * unit model (Bakhoda et al., ISPASS 2009).  A load's destination registers
- * become readable when its last line is back (sim_mem_pop); a store retires
- * when its last line is accepted (mem.h).  Atomics behave like loads and
- * bypass the L1.  Constant loads go to the memory system's constant cache
- * (space CONST).
+ * queue full) is offered again the next cycle (without calling the memory
+ * system while its refusal key, mem.h, says the answer cannot change).
+ * This is GPGPU-Sim's LD/ST unit model (Bakhoda et al., ISPASS 2009).  A
+ * load's destination registers become readable when its last line is back
+ * (sim_mem_pop); a store retires when its last line is accepted (mem.h).
+ * Atomics behave like loads and bypass the L1.  Constant loads go to the
+ * memory system's constant cache (space CONST).
  *
  * Shared memory: sm.shared_banks banks of 4-byte words.  An access needs as
  * many bank cycles as the largest number of distinct words any bank must
@@ -137,11 +138,18 @@ static int lsu_offer_one(sim_gpu *g, sim_sm *sm, uint64_t now)
 {
     sim_lsu *l = &sm->lsu;
     l->offers++;
-    sim_mem_access a = {l->line[l->next].line, l->line[l->next].sectors, l->kind, l->space, l->bypass, l->token};
-    if (g->mem->ops->access(g->mem, (int)sm->id, &a, now) != SIM_MEM_ACCEPTED) {
+    const sim_mem_ops *ops = g->mem->ops;
+    if (l->held && ops->refusal_key(g->mem, (int)sm->id) == l->held) { /* refused again, for certain */
         g->ks.lsu_retry++;
         return -1;
     }
+    sim_mem_access a = {l->line[l->next].line, l->line[l->next].sectors, l->kind, l->space, l->bypass, l->token};
+    if (ops->access(g->mem, (int)sm->id, &a, now) != SIM_MEM_ACCEPTED) {
+        g->ks.lsu_retry++;
+        l->held = ops->refusal_key ? ops->refusal_key(g->mem, (int)sm->id) : 0;
+        return -1;
+    }
+    l->held = 0;
     if (++l->next < l->n)
         return 0;
     sim_warp *wp = &sm->warp[l->warp];
@@ -189,6 +197,7 @@ void sim_ldst_issue(sim_gpu *g, sim_sm *sm, uint32_t w, const ws_inst *in, uint3
     sim_lsu *l = &sm->lsu;
     l->n = co_coalesce(mask, addr, size, g->cfg.l1d.line_bytes, g->cfg.l1d.sector_bytes, l->line);
     l->next = 0;
+    l->held = 0;
     l->warp = w;
     l->start = dispatch;
     l->space = d->space;

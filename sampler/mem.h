@@ -90,6 +90,12 @@ typedef struct sim_mem_ops {
      * valid, oldest first;
      * returns how many were installed.  NULL: the model has no L2 state. */
     size_t (*preload)(sim_mem *m, const uint64_t *lines, const uint8_t *sectors, size_t n);
+    /* Right after `access` refused SM `sm`: a nonzero key that stays the
+     * same for as long as offering that access again would be refused with
+     * no effect at all, or 0 if no such promise can be made.  The LSU
+     * retries a refused line every cycle; with the key it skips the calls
+     * while nothing its answer depends on has changed.  NULL: never. */
+    uint64_t (*refusal_key)(const sim_mem *m, int sm);
 } sim_mem_ops;
 
 struct sim_mem {

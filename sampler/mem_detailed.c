@@ -188,6 +188,8 @@ static void req_depart(void *ctx, uint32_t s, uint64_t tick)
 {
     md *m = ctx;
     (void)tick;
+    if (s < m->nsm)
+        l1_room_grew(&m->l1[s]);
     pktq *bl = &m->backlog[s];
     const mem_pkt *p;
     while ((p = pktq_head(bl)) && noc_room(&m->req, s, 1, p->flits)) {
@@ -545,9 +547,17 @@ static size_t md_preload(sim_mem *sm, const uint64_t *lines, const uint8_t *sect
     return got;
 }
 
+/* The L1's memo decides a repeat, unless mirrors' backlogs (which the L1
+ * does not see) can refuse it too. */
+static uint64_t md_refusal_key(const sim_mem *sm, int smi)
+{
+    const md *m = (const md *)sm;
+    return m->nmirror[smi] ? 0 : l1_refusal_key(&m->l1[smi]);
+}
+
 static const sim_mem_ops md_ops = {
-    "detailed",         md_access,  md_pop,          md_cycle,  md_next_event, md_collect, md_reset_stats,
-    md_kernel_boundary, md_destroy, md_set_sampling, md_preload,
+    "detailed",      md_access,       md_pop,     md_cycle,      md_next_event, md_collect, md_reset_stats,
+    md_kernel_boundary, md_destroy,   md_set_sampling, md_preload, md_refusal_key,
 };
 
 /* Config checks specific to this model, each naming its key. */

@@ -129,6 +129,7 @@ typedef struct sim_lsu {
     uint64_t start;    /* first cycle it may offer (after operand read) */
     uint64_t offer_cycle; /* cycle the offers count refers to */
     uint32_t offers;      /* accesses offered in offer_cycle */
+    uint64_t held;        /* the memory's refusal key for line[next], or 0 (mem.h) */
 } sim_lsu;
 
 /* A pool of identical resources (units of one kind, operand collectors),
