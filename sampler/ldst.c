@@ -241,7 +241,8 @@ int sim_ldst_complete(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now)
 void sim_ldst_cycle(sim_gpu *g, sim_sm *sm, uint64_t now)
 {
     uint32_t token;
-    while (sm->loads_out && g->mem->ops->pop(g->mem, (int)sm->id, now, &token))
+    const uint64_t *ready_at = g->mem->ready_at;
+    while (sm->loads_out && (!ready_at || ready_at[sm->id] <= now) && g->mem->ops->pop(g->mem, (int)sm->id, now, &token))
         sim_ldst_complete(g, sm, token, now);
     sim_ldst_offer(g, sm, now);
 }

@@ -100,6 +100,10 @@ typedef struct sim_mem_ops {
 
 struct sim_mem {
     const sim_mem_ops *ops;
+    /* Optional (may be NULL): ready_at[sm] is the earliest core cycle at
+     * which a pop for SM sm can return a completion; pop returns 0 before
+     * it.  Lets the clock loop skip the call for SMs with nothing ready. */
+    const uint64_t *ready_at;
 };
 
 /* Options for sampled simulation: only `active_sms` SMs run, but the

@@ -120,6 +120,7 @@ typedef struct md {
     uint64_t last_now;
     uint64_t dram_tick0;      /* DRAM tick at the last statistics reset */
     l1_unit *l1;              /* [nsm] */
+    uint64_t *ready_at;       /* [nsm]: l1_next_ready of each SM's L1 (sim_mem.ready_at) */
     noc req, rep;
     l2_slice *l2;
     dram_chan *chan;
@@ -140,6 +141,9 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 }
 
 /* ---- callbacks from the components ---- */
+
+/* SM s's completion heap changed. */
+static inline void note_ready(md *m, uint32_t s) { m->ready_at[s] = l1_next_ready(&m->l1[s]); }
 
 static inline void wake_slice(md *m, uint32_t i, uint64_t t)
 {
@@ -224,6 +228,8 @@ static void icnt_tick(md *m, uint64_t t)
                         l1_fill(&m->l1[s], p, core), filled = 1;
                     noc_pop(&m->rep, s);
                 }
+                if (filled)
+                    note_ready(m, s);
                 if (filled && core < m->done_min)
                     m->done_min = core;
                 p = noc_front(&m->rep, s);
@@ -324,7 +330,8 @@ static sim_mem_status md_access(sim_mem *sm, int smi, const sim_mem_access *a, u
     sim_mem_status st = l1_access(&m->l1[s], &in, now, rp, rf, out, &nout, &send_at);
     if (st != SIM_MEM_ACCEPTED)
         return st;
-    uint64_t r0 = l1_next_ready(&m->l1[s]);
+    note_ready(m, s);
+    uint64_t r0 = m->ready_at[s];
     if (r0 < m->done_min)
         m->done_min = r0;
     if (!nout)
@@ -364,7 +371,10 @@ static sim_mem_status md_access(sim_mem *sm, int smi, const sim_mem_access *a, u
 static int md_pop(sim_mem *sm, int smi, uint64_t now, uint32_t *token)
 {
     md *m = (md *)sm;
-    return l1_pop(&m->l1[smi], now, token);
+    if (!l1_pop(&m->l1[smi], now, token))
+        return 0;
+    note_ready(m, (uint32_t)smi);
+    return 1;
 }
 
 static void md_cycle(sim_mem *sm, uint64_t now)
@@ -531,6 +541,7 @@ static void md_destroy(sim_mem *sm)
     free(m->nmirror);
     free(m->mweight);
     free(m->l1);
+    free(m->ready_at);
     free(m->l2);
     free(m->chan);
     noc_free(&m->req);
@@ -640,14 +651,18 @@ sim_mem *sim_mem_detailed_create(const gpu_config *cfg, const sim_mem_options *o
     m->nmirror = ge_calloc(nsm, sizeof *m->nmirror, e);
     m->mweight = ge_calloc(nsm, sizeof *m->mweight, e);
     m->l1 = ge_calloc(nsm, sizeof *m->l1, e);
+    m->ready_at = ge_calloc(nsm, sizeof *m->ready_at, e);
     m->l2 = ge_calloc(m->nslices, sizeof *m->l2, e);
     m->chan = ge_calloc(m->nchan, sizeof *m->chan, e);
     m->backlog = ge_calloc(nsm, sizeof *m->backlog, e);
     m->rep_busy = ge_calloc((nsm + 63) / 64, sizeof *m->rep_busy, e);
     m->l2_busy = ge_calloc((cfg->l2.slices + 63) / 64, sizeof *m->l2_busy, e);
-    if (!m->mirror || !m->mfirst || !m->nmirror || !m->mweight || !m->l1 || !m->l2 || !m->chan || !m->backlog ||
-        !m->rep_busy || !m->l2_busy)
+    if (!m->mirror || !m->mfirst || !m->nmirror || !m->mweight || !m->l1 || !m->ready_at || !m->l2 || !m->chan ||
+        !m->backlog || !m->rep_busy || !m->l2_busy)
         goto fail;
+    for (uint32_t a = 0; a < nsm; a++)
+        m->ready_at[a] = UINT64_MAX;
+    m->base.ready_at = m->ready_at;
     m->in_ratio = cfg->l1d.size_bytes && cfg->l1d.sector_bytes > cfg->l2.cache.sector_bytes
                       ? cfg->l1d.sector_bytes / cfg->l2.cache.sector_bytes
                       : 1;
