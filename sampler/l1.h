@@ -131,6 +131,14 @@ int l1_pop(l1_unit *u, uint64_t now, uint32_t *token);
 /* Earliest ready cycle of a queued completion (UINT64_MAX if none). */
 static inline uint64_t l1_next_ready(const l1_unit *u) { return u->hn ? u->heap[0].ready : UINT64_MAX; }
 
+/* A fill for p is on its way: start loading the MSHR entry it completes
+ * (a host-cache hint; no effect on the simulation). */
+static inline void l1_prefetch_fill(const l1_unit *u, const mem_pkt *p)
+{
+    if (!(p->flags & PKT_F_SHADOW) && p->mshr != UINT32_MAX)
+        __builtin_prefetch(&u->cache[p->cache].m.e[p->mshr]);
+}
+
 /* Kernel boundary: invalidate all L1-side caches. */
 void l1_invalidate(l1_unit *u);
 

@@ -383,6 +383,7 @@ void l2_tick(l2_slice *s, const l2_env *env, uint64_t now)
                     noc_pop(env->req, s->id);
                     p = noc_front(env->req, s->id);
                     if (p) {
+                        l2_prefetch(s, p->line);
                         uint64_t r = clk_convert(p->ready, env->f_icnt, env->f_l2) + env->latency;
                         t = r > now ? r : now + 1;
                     } else {

@@ -108,4 +108,12 @@ int l2_preload(l2_slice *s, uint64_t line, uint32_t sectors32);
 /* Work at L2 tick `now`. */
 void l2_tick(l2_slice *s, const l2_env *env, uint64_t now);
 
+/* A request for `line` is next in the slice's queue: start loading what its
+ * lookup reads (a host-cache hint; no effect on the simulation). */
+static inline void l2_prefetch(const l2_slice *s, uint64_t line)
+{
+    lineidx_prefetch(&s->c.idx, line);
+    lineidx_prefetch(&s->m.index, line);
+}
+
 #endif

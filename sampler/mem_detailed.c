@@ -153,15 +153,19 @@ static inline void wake_slice(md *m, uint32_t i, uint64_t t)
         m->next[DOM_L2] = t;
 }
 
-static void req_arrive(void *ctx, uint32_t slice, uint64_t tick)
+static void req_arrive(void *ctx, uint32_t slice, const mem_pkt *p)
 {
     md *m = ctx;
-    wake_slice(m, slice, clk_convert(tick, m->f[DOM_ICNT], m->f[DOM_L2]) + m->env.latency);
+    if (m->req.dst[slice].n == 1) /* it is the head: the slice looks it up next */
+        l2_prefetch(&m->l2[slice], p->line);
+    wake_slice(m, slice, clk_convert(p->ready, m->f[DOM_ICNT], m->f[DOM_L2]) + m->env.latency);
 }
 
-static void rep_arrive(void *ctx, uint32_t sm, uint64_t tick)
+static void rep_arrive(void *ctx, uint32_t sm, const mem_pkt *p)
 {
     md *m = ctx;
+    uint64_t tick = p->ready;
+    l1_prefetch_fill(&m->l1[sm], p);
     m->rep_busy[sm >> 6] |= 1ull << (sm & 63);
     if (tick < m->deliver_next)
         m->deliver_next = tick;

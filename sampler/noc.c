@@ -134,7 +134,7 @@ static uint64_t serve(noc *n, uint32_t s, uint64_t now)
         pktq_pop(q);
         pktq_push(&n->dst[d], &out);
         if (n->on_arrive)
-            n->on_arrive(n->ctx, d, out.ready);
+            n->on_arrive(n->ctx, d, &out);
         if (n->on_depart)
             n->on_depart(n->ctx, s, now);
     }

@@ -59,8 +59,9 @@ typedef struct noc {
     uint32_t nwords;
     uint64_t credit_epoch, credit_seen; /* credits returned (noc_pop count); value at the last tick */
     uint64_t wake;       /* earliest tick noc_tick has work */
-    /* Called for every packet put into a destination buffer (may be NULL). */
-    void (*on_arrive)(void *ctx, uint32_t dst, uint64_t tick);
+    /* Called for every packet put into a destination buffer, with the packet
+     * as queued (p->ready: its arrival tick); may be NULL. */
+    void (*on_arrive)(void *ctx, uint32_t dst, const mem_pkt *p);
     /* Called when a packet leaves source src's queue (may be NULL). */
     void (*on_depart)(void *ctx, uint32_t src, uint64_t tick);
     void *ctx;
