@@ -62,6 +62,7 @@ int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e)
     c->div_shift = log2_exact(set_div);
     c->set_shift = log2_exact(cfg->sets);
     size_t n = (size_t)c->sets * c->ways;
+    c->indexed = c->ways > CACHE_SCAN_WAYS;
     c->tag = ge_malloc(n * sizeof *c->tag, e);
     c->valid = ge_calloc(n, sizeof *c->valid, e);
     c->dirty = ge_calloc(n, sizeof *c->dirty, e);
@@ -72,7 +73,7 @@ int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e)
     c->back = ge_malloc(c->sets * sizeof *c->back, e);
     c->used = ge_calloc(c->sets, sizeof *c->used, e);
     if (!c->tag || !c->valid || !c->dirty || !c->pending || !c->prev || !c->next || !c->front || !c->back ||
-        !c->used || lineidx_init(&c->idx, (uint32_t)n, e)) {
+        !c->used || (c->indexed && lineidx_init(&c->idx, (uint32_t)n, e))) {
         cache_free(c);
         return -1;
     }
@@ -163,9 +164,10 @@ void cache_install(cache *c, uint32_t slot, uint64_t line, cache_evict *ev)
     }
     if (c->tag[slot] == CACHE_NO_TAG)
         c->used[slot / c->ways]++;
-    else
+    else if (c->indexed)
         lineidx_del(&c->idx, c->tag[slot]);
-    lineidx_put(&c->idx, line, (int32_t)slot);
+    if (c->indexed)
+        lineidx_put(&c->idx, line, (int32_t)slot);
     c->tag[slot] = line;
     c->valid[slot] = c->dirty[slot] = c->pending[slot] = 0;
     c->repl->insert(c, slot);
@@ -175,7 +177,8 @@ void cache_drop(cache *c, uint32_t slot)
 {
     if (c->tag[slot] != CACHE_NO_TAG) {
         c->used[slot / c->ways]--;
-        lineidx_del(&c->idx, c->tag[slot]);
+        if (c->indexed)
+            lineidx_del(&c->idx, c->tag[slot]);
     }
     c->tag[slot] = CACHE_NO_TAG;
     c->valid[slot] = c->dirty[slot] = c->pending[slot] = 0;
@@ -187,7 +190,8 @@ void cache_invalidate_all(cache *c)
     for (size_t i = 0; i < n; i++) {
         c->valid[i] = c->dirty[i] = 0;
         if (!c->pending[i] && c->tag[i] != CACHE_NO_TAG) {
-            lineidx_del(&c->idx, c->tag[i]);
+            if (c->indexed)
+                lineidx_del(&c->idx, c->tag[i]);
             c->tag[i] = CACHE_NO_TAG;
             c->used[i / c->ways]--;
         }

@@ -13,9 +13,12 @@
  * Architecture via Microbenchmarking", 2018).
  *
  * Layout: tags, masks and replacement stamps live in parallel arrays indexed
- * by slot = set * ways + way; an empty slot holds CACHE_NO_TAG.  A lookup goes
- * through a line -> slot index (lineidx.h), so it costs the same for 4 ways
- * as for 256.
+ * by slot = set * ways + way; an empty slot holds CACHE_NO_TAG.  A lookup in
+ * a cache of more than CACHE_SCAN_WAYS ways goes through a line -> slot
+ * index (lineidx.h), so it costs the same for 64 ways as for 256; one with
+ * fewer ways compares the set's tags, which sit in a few consecutive host
+ * cache lines (cheaper than the index's random probes and its upkeep on
+ * every allocation, in an L2 of megabytes).
  *
  * Set index: (line / set_div) mod sets.  set_div is 1 for a private cache;
  * an L2 slice passes the slice count so that the lines of one slice spread
@@ -40,6 +43,7 @@
 #include "lineidx.h"
 
 #define CACHE_NO_TAG UINT64_MAX
+#define CACHE_SCAN_WAYS 32 /* up to this many ways: lookups compare the set's tags */
 
 typedef struct cache cache;
 
@@ -64,7 +68,8 @@ struct cache {
     uint16_t *prev, *next;      /* [sets*ways] per-set way order (way numbers), see above */
     uint16_t *front, *back;     /* [sets] first and last way of the order */
     uint32_t *used;             /* [sets] non-empty ways (skip the empty-way search when full) */
-    lineidx idx;                /* line -> slot of every non-empty slot */
+    int indexed;                /* ways > CACHE_SCAN_WAYS: lookups use idx */
+    lineidx idx;                /* line -> slot of every non-empty slot (when indexed) */
 };
 
 /* What an allocation pushed out. */
@@ -93,7 +98,25 @@ static inline uint32_t cache_set_of(const cache *c, uint64_t line)
 }
 
 /* Slot holding `line`, or -1.  No state change. */
-static inline int cache_find(const cache *c, uint64_t line) { return lineidx_get(&c->idx, line); }
+static inline int cache_find(const cache *c, uint64_t line)
+{
+    if (c->indexed)
+        return lineidx_get(&c->idx, line);
+    uint32_t base = cache_set_of(c, line) * c->ways;
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (c->tag[base + w] == line)
+            return (int)(base + w);
+    return -1;
+}
+
+/* Start loading what a lookup of `line` reads first (a host-cache hint). */
+static inline void cache_prefetch(const cache *c, uint64_t line)
+{
+    if (c->indexed)
+        lineidx_prefetch(&c->idx, line);
+    else
+        __builtin_prefetch(&c->tag[cache_set_of(c, line) * c->ways]);
+}
 
 /* Record a hit on slot (replacement update). */
 static inline void cache_touch(cache *c, uint32_t slot) { c->repl->hit(c, slot); }

@@ -112,7 +112,7 @@ void l2_tick(l2_slice *s, const l2_env *env, uint64_t now);
  * lookup reads (a host-cache hint; no effect on the simulation). */
 static inline void l2_prefetch(const l2_slice *s, uint64_t line)
 {
-    lineidx_prefetch(&s->c.idx, line);
+    cache_prefetch(&s->c, line);
     lineidx_prefetch(&s->m.index, line);
 }
 
