@@ -132,11 +132,25 @@ int l1_pop(l1_unit *u, uint64_t now, uint32_t *token);
 static inline uint64_t l1_next_ready(const l1_unit *u) { return u->hn ? u->heap[0].ready : UINT64_MAX; }
 
 /* A fill for p is on its way: start loading the MSHR entry it completes
- * (a host-cache hint; no effect on the simulation). */
+ * and the index slot its release clears (a host-cache hint; no effect on
+ * the simulation). */
 static inline void l1_prefetch_fill(const l1_unit *u, const mem_pkt *p)
 {
-    if (!(p->flags & PKT_F_SHADOW) && p->mshr != UINT32_MAX)
-        __builtin_prefetch(&u->cache[p->cache].m.e[p->mshr]);
+    if (!(p->flags & PKT_F_SHADOW) && p->mshr != UINT32_MAX) {
+        const mshr *m = &u->cache[p->cache].m;
+        __builtin_prefetch(&m->e[p->mshr]);
+        lineidx_prefetch(&m->index, p->line);
+    }
+}
+
+/* A load of `line` from the data cache is coming: start loading what its
+ * lookup reads (tag or index slot, MSHR index slot); a host-cache hint. */
+static inline void l1_prefetch_load(const l1_unit *u, uint64_t line)
+{
+    const l1_cache *lc = &u->cache[L1_DATA];
+    if (lc->present)
+        cache_prefetch(&lc->c, line);
+    lineidx_prefetch(&lc->m.index, line);
 }
 
 /* Kernel boundary: invalidate all L1-side caches. */

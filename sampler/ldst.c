@@ -117,6 +117,18 @@ static uint32_t rec_alloc(sim_sm *sm, uint32_t w, uint32_t lines, uint8_t space,
 
 static int lsu_offer_one(sim_gpu *g, sim_sm *sm, uint64_t now);
 
+/* Lines hinted to the memory system ahead of their offer (mem.h hint). */
+#define LSU_HINT_AHEAD 8
+
+static void lsu_hint(sim_gpu *g, sim_sm *sm, int i)
+{
+    const sim_lsu *l = &sm->lsu;
+    if (i >= l->n || !g->mem->ops->hint)
+        return;
+    sim_mem_access a = {l->line[i].line, l->line[i].sectors, l->kind, l->space, l->bypass, l->token};
+    g->mem->ops->hint(g->mem, (int)sm->id, &a);
+}
+
 /* Offer the LSU's next lines to the memory system, at most
  * SIM_LSU_LINES_PER_CYCLE per cycle; stops at the first refusal.  Returns
  * 1 if the LSU's instruction finished (the LSU is free again). */
@@ -150,6 +162,7 @@ static int lsu_offer_one(sim_gpu *g, sim_sm *sm, uint64_t now)
         return -1;
     }
     l->held = 0;
+    lsu_hint(g, sm, l->next + LSU_HINT_AHEAD);
     if (++l->next < l->n)
         return 0;
     sim_warp *wp = &sm->warp[l->warp];
@@ -210,6 +223,8 @@ void sim_ldst_issue(sim_gpu *g, sim_sm *sm, uint32_t w, const ws_inst *in, uint3
         wp->loads++;
         cs->outstanding++;
     }
+    for (int i = 0; i < LSU_HINT_AHEAD; i++)
+        lsu_hint(g, sm, i);
     wp->lsu++;
     cs->outstanding++;
     sim_ldst_offer(g, sm, now);

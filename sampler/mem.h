@@ -96,6 +96,10 @@ typedef struct sim_mem_ops {
      * retries a refused line every cycle; with the key it skips the calls
      * while nothing its answer depends on has changed.  NULL: never. */
     uint64_t (*refusal_key)(const sim_mem *m, int sm);
+    /* SM `sm` will offer access `a` within a few cycles: start loading the
+     * host memory its lookup will read.  A hint only: it must not change
+     * any state the simulation sees.  NULL: none. */
+    void (*hint)(const sim_mem *m, int sm, const sim_mem_access *a);
 } sim_mem_ops;
 
 struct sim_mem {

@@ -562,6 +562,13 @@ static size_t md_preload(sim_mem *sm, const uint64_t *lines, const uint8_t *sect
     return got;
 }
 
+static void md_hint(const sim_mem *sm, int smi, const sim_mem_access *a)
+{
+    const md *m = (const md *)sm;
+    if (a->kind == SIM_MEM_LOAD && (a->space == ISA_SPACE_GLOBAL || a->space == ISA_SPACE_LOCAL))
+        l1_prefetch_load(&m->l1[smi], a->line);
+}
+
 /* The L1's memo decides a repeat, unless mirrors' backlogs (which the L1
  * does not see) can refuse it too. */
 static uint64_t md_refusal_key(const sim_mem *sm, int smi)
@@ -572,7 +579,7 @@ static uint64_t md_refusal_key(const sim_mem *sm, int smi)
 
 static const sim_mem_ops md_ops = {
     "detailed",      md_access,       md_pop,     md_cycle,      md_next_event, md_collect, md_reset_stats,
-    md_kernel_boundary, md_destroy,   md_set_sampling, md_preload, md_refusal_key,
+    md_kernel_boundary, md_destroy,   md_set_sampling, md_preload, md_refusal_key, md_hint,
 };
 
 /* Config checks specific to this model, each naming its key. */
