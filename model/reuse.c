@@ -176,15 +176,46 @@ static double p_hit(double d, uint64_t lines, uint32_t sets)
     return gsl_cdf_binomial_P(ways - 1, 1.0 / sets, nd);
 }
 
+/* p_hit of every bin for one cache geometry, filled in as bins are asked
+ * for.  The model asks for the same few geometries (each L1 and the L2)
+ * many times per kernel, and a binomial tail costs about a microsecond, so
+ * each thread keeps the last few tables. */
+#define PHIT_TABLES 8
+typedef struct phit_table {
+    uint64_t lines;
+    uint32_t sets;
+    int used;
+    double p[RD_BINS]; /* < 0: not computed yet */
+} phit_table;
+
+static double *phit_row(uint64_t lines, uint32_t sets)
+{
+    static _Thread_local phit_table tab[PHIT_TABLES];
+    static _Thread_local unsigned next;
+    for (int i = 0; i < PHIT_TABLES; i++)
+        if (tab[i].used && tab[i].lines == lines && tab[i].sets == sets)
+            return tab[i].p;
+    phit_table *t = &tab[next++ % PHIT_TABLES]; /* round robin */
+    t->lines = lines;
+    t->sets = sets;
+    t->used = 1;
+    for (int b = 0; b < RD_BINS; b++)
+        t->p[b] = -1;
+    return t->p;
+}
+
 double rd_hit_rate(const rd_hist *h, uint64_t lines, uint32_t sets)
 {
     double tot = h->cold, hits = 0;
+    double *ph = phit_row(lines, sets);
     for (int b = 0; b < RD_BINS; b++) {
         if (h->bin[b] == 0)
             continue;
         tot += h->bin[b];
         if (b < RD_EXACT || sets > 1) {
-            hits += h->bin[b] * p_hit(rd_bin_distance(b), lines, sets);
+            if (ph[b] < 0)
+                ph[b] = p_hit(rd_bin_distance(b), lines, sets);
+            hits += h->bin[b] * ph[b];
         } else {
             /* fully associative: the part of the bin below the capacity */
             double lo = rd_bin_lo(b), hi = rd_bin_hi(b);
