@@ -104,43 +104,96 @@ static double lsu_cycles(const prof_inst *pi, const model_lat *lat)
     return port > lookups ? port : lookups;
 }
 
-int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, ge_err *e)
+/* Per-instruction flags of a replay plan. */
+enum {
+    REPLAY_F_LOAD = 1,   /* its latency adds the load latency */
+    REPLAY_F_ATOMIC = 2, /* ... the atomic latency */
+    REPLAY_F_MEM = 4,    /* a global/local/texture load or atomic: a wait on it is a memory stall */
+    REPLAY_F_PIPE = 8,   /* uses the memory pipeline */
+};
+
+void model_replay_plan_free(model_replay_plan *p)
+{
+    free(p->fixed);
+    free(p->lsu);
+    free(p->flags);
+    free(p->done);
+    memset(p, 0, sizeof *p);
+}
+
+int model_replay_plan_init(model_replay_plan *p, const prof_warp *w, const model_lat *lat, ge_err *e)
+{
+    memset(p, 0, sizeof *p);
+    uint32_t n = w->ninst ? w->ninst : 1;
+    p->w = w;
+    p->fixed = malloc(n * sizeof *p->fixed);
+    p->lsu = malloc(n * sizeof *p->lsu);
+    p->flags = malloc(n);
+    p->done = malloc(n * sizeof *p->done);
+    if (!p->fixed || !p->lsu || !p->flags || !p->done) {
+        model_replay_plan_free(p);
+        return ge_errf(e, "out of memory (warp replay)");
+    }
+    /* inst_latency with the load and atomic latencies left out (their
+     * part is the same sum, so run's results are model_replay's exactly) */
+    model_lat zero = *lat;
+    zero.load = zero.atomic = 0;
+    for (uint32_t j = 0; j < w->ninst; j++) {
+        const prof_inst *pi = &w->inst[j];
+        const isa_op_info *inf = &isa_ops[pi->op];
+        int global = inf->space == ISA_SPACE_GLOBAL || inf->space == ISA_SPACE_LOCAL || inf->space == ISA_SPACE_TEX;
+        uint8_t f = 0;
+        if (global && (inf->flags & ISA_F_ATOMIC))
+            f |= REPLAY_F_ATOMIC;
+        else if (global && (inf->flags & ISA_F_LOAD))
+            f |= REPLAY_F_LOAD;
+        if (f)
+            p->fixed[j] = pi->lines > 1 ? pi->lines - 1 : 0;
+        else
+            p->fixed[j] = inst_latency(pi, &zero);
+        if (is_load(inf) && inf->space != ISA_SPACE_SHARED && inf->space != ISA_SPACE_CONST)
+            f |= REPLAY_F_MEM;
+        if (inf->space != ISA_SPACE_NONE)
+            f |= REPLAY_F_PIPE;
+        p->flags[j] = f;
+        p->lsu[j] = lsu_cycles(pi, lat);
+    }
+    return 0;
+}
+
+int model_replay_run(model_replay_plan *p, double load_lat, double atomic_lat, model_warp_time *t, ge_err *e)
 {
     memset(t, 0, sizeof *t);
+    const prof_warp *w = p->w;
     uint32_t n = w->ninst;
-    double *done = malloc((n ? n : 1) * sizeof *done);
-    uint8_t *load = malloc(n ? n : 1);
     t->issue = malloc((n + 1) * sizeof *t->issue);
     t->stall = malloc((n + 1) * sizeof *t->stall);
     t->mem = malloc(n + 1);
     t->lsu = malloc((n + 1) * sizeof *t->lsu);
     t->lsu_wait = malloc(n + 1);
-    uint8_t *pipe = malloc(n ? n : 1);
-    if (!done || !load || !t->issue || !t->stall || !t->mem || !t->lsu || !t->lsu_wait || !pipe) {
-        free(pipe);
-        free(done);
-        free(load);
+    if (!t->issue || !t->stall || !t->mem || !t->lsu || !t->lsu_wait) {
         model_warp_time_free(t);
         return ge_errf(e, "out of memory (warp replay)");
     }
+    double *done = p->done;
+    const uint8_t *flags = p->flags;
     double prev = -1, run = 0, lsu = 0;
     for (uint32_t j = 0; j < n; j++) {
         const prof_inst *pi = &w->inst[j];
-        const isa_op_info *inf = &isa_ops[pi->op];
         double ready = prev + 1;
         int by_mem = 0, by_pipe = 0;
         for (int k = 0; k < PROF_MAX_DEPS; k++) {
             uint32_t d = pi->dep[k];
             if (!d || d > j)
                 continue;
-            uint32_t p = j - d;
-            if (done[p] > ready) {
-                ready = done[p];
-                by_mem = load[p];
-                by_pipe = pipe[p];
-            } else if (done[p] == ready) {
-                by_mem |= load[p];
-                by_pipe |= pipe[p];
+            uint32_t q = j - d;
+            if (done[q] > ready) {
+                ready = done[q];
+                by_mem = (flags[q] & REPLAY_F_MEM) != 0;
+                by_pipe = (flags[q] & REPLAY_F_PIPE) != 0;
+            } else if (done[q] == ready) {
+                by_mem |= (flags[q] & REPLAY_F_MEM) != 0;
+                by_pipe |= (flags[q] & REPLAY_F_PIPE) != 0;
             }
         }
         double s = ready - (prev + 1);
@@ -159,10 +212,10 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
             lsu = 0;
         }
         run += 1;
-        lsu += lsu_cycles(pi, lat);
-        done[j] = ready + inst_latency(pi, lat);
-        load[j] = (uint8_t)(is_load(inf) && inf->space != ISA_SPACE_SHARED && inf->space != ISA_SPACE_CONST);
-        pipe[j] = (uint8_t)(inf->space != ISA_SPACE_NONE);
+        lsu += p->lsu[j];
+        uint8_t f = flags[j];
+        double l = f & REPLAY_F_LOAD ? load_lat + p->fixed[j] : f & REPLAY_F_ATOMIC ? atomic_lat + p->fixed[j] : p->fixed[j];
+        done[j] = ready + l;
         prev = ready;
     }
     t->issue[t->nint] = run;
@@ -173,10 +226,17 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
     t->nint++;
     t->insts = n;
     t->cycles = prev + 1;
-    free(done);
-    free(load);
-    free(pipe);
     return 0;
+}
+
+int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, ge_err *e)
+{
+    model_replay_plan p;
+    if (model_replay_plan_init(&p, w, lat, e))
+        return -1;
+    int rc = model_replay_run(&p, lat->load, lat->atomic, t, e);
+    model_replay_plan_free(&p);
+    return rc;
 }
 
 double model_multiwarp(const model_warp_time *t, double n, double sm_warps, model_policy pol, double *mem_stall,

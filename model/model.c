@@ -415,8 +415,27 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         lsu_rate = LSU_LINES_PER_CYCLE;
     (void)load_insts;
     double h1lat = h1;
-    model_lat ml_prev; /* the latencies wt[] was replayed with (valid when replayed) */
-    int replayed = 0;
+    /* The replays' latencies; the fixed point changes only load and atomic. */
+    model_lat ml;
+    memset(&ml, 0, sizeof ml);
+    for (int i = 0; i < ISA_LAT_COUNT; i++) {
+        ml.alu[i] = cfg->lat[i].latency;
+        ml.ii[i] = cfg->lat[i].ii;
+    }
+    ml.shared = cfg->sm.shared_latency_cycles;
+    ml.shared_ii = 1;
+    ml.constant = cfg->l1c.latency_cycles ? cfg->l1c.latency_cycles : cfg->l1d.latency_cycles;
+    ml.noc_per_sector = noc_per_sector;
+    ml.l1_miss = 1 - h1;
+    model_replay_plan plan[64];
+    for (uint32_t r = 0; r < nw; r++)
+        if (model_replay_plan_init(&plan[r], &pk->warps[r], &ml, e)) {
+            for (uint32_t x = 0; x < r; x++)
+                model_replay_plan_free(&plan[x]);
+            return -1;
+        }
+    double load_prev = 0, atomic_prev = 0; /* the latencies wt[] was replayed with (when replayed) */
+    int replayed = 0, rc = 0;
     for (int it = 0; it < MODEL_FIXPOINT_ITERS; it++) {
         double q = model_md1_wait(rho) * path.burst_core;
         double miss_lat = h2 * path.l2 + (1 - h2) * (path.dram + q);
@@ -430,32 +449,19 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             lat = mp->load_latency;
         else
             lat = mp->latency_scale * (h1lat * path.l1 + (1 - h1lat) * miss_lat);
-        model_lat ml;
-        memset(&ml, 0, sizeof ml);
-        for (int i = 0; i < ISA_LAT_COUNT; i++) {
-            ml.alu[i] = cfg->lat[i].latency;
-            ml.ii[i] = cfg->lat[i].ii;
-        }
-        ml.load = lat;
-        ml.shared = cfg->sm.shared_latency_cycles;
-        ml.shared_ii = 1;
-        ml.constant = cfg->l1c.latency_cycles ? cfg->l1c.latency_cycles : cfg->l1d.latency_cycles;
-        ml.atomic = mp->latency_scale * (h2 * path.l2 + (1 - h2) * (path.dram + q));
-        ml.noc_per_sector = noc_per_sector;
-        ml.l1_miss = 1 - h1;
-        /* A replay depends on nothing but ml: once the latencies settle,
-         * the last iteration's replays stand. */
-        if (!replayed || memcmp(&ml, &ml_prev, sizeof ml)) {
+        double atomic = mp->latency_scale * (h2 * path.l2 + (1 - h2) * (path.dram + q));
+        /* Once the latencies settle, the last iteration's replays stand. */
+        if (!replayed || lat != load_prev || atomic != atomic_prev) {
             for (uint32_t r = 0; replayed && r < nw; r++)
                 model_warp_time_free(&wt[r]);
             replayed = 0;
-            for (uint32_t r = 0; r < nw; r++)
-                if (model_replay(&pk->warps[r], &ml, &wt[r], e)) {
+            for (uint32_t r = 0; r < nw && !rc; r++)
+                if ((rc = model_replay_run(&plan[r], lat, atomic, &wt[r], e)))
                     for (uint32_t x = 0; x < r; x++)
                         model_warp_time_free(&wt[x]);
-                    return -1;
-                }
-            ml_prev = ml;
+            if (rc)
+                break;
+            load_prev = lat, atomic_prev = atomic;
             replayed = 1;
         }
         double full = floor(per_sm / c + 1e-9);
@@ -490,8 +496,13 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             break;
         rho = 0.5 * (rho + nrho);
     }
-    for (uint32_t r = 0; replayed && r < nw; r++)
-        model_warp_time_free(&wt[r]);
+    for (uint32_t r = 0; r < nw; r++) {
+        if (replayed)
+            model_warp_time_free(&wt[r]);
+        model_replay_plan_free(&plan[r]);
+    }
+    if (rc)
+        return -1;
     if (nw == 0) /* no representative warps (empty kernel) */
         total = t_dram > t_l2 ? t_dram : t_l2;
 

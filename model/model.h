@@ -105,6 +105,22 @@ typedef enum { MODEL_LRR = 0, MODEL_GTO, MODEL_TWO_LEVEL } model_policy;
 model_policy model_policy_of(const char *scheduler);
 
 int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, ge_err *e);
+
+/* The same replay in two steps, for callers that replay one warp under
+ * several load latencies (the model's fixed point): the plan holds each
+ * instruction's latency and LSU cycles for everything in lat but `load`
+ * and `atomic`; run then gives exactly what model_replay would with those
+ * two latencies. */
+typedef struct model_replay_plan {
+    const prof_warp *w;
+    double *fixed;   /* latency without the load/atomic part */
+    double *lsu;     /* LSU cycles */
+    uint8_t *flags;  /* REPLAY_F_* (interval.c) */
+    double *done;    /* scratch: each instruction's result time */
+} model_replay_plan;
+int model_replay_plan_init(model_replay_plan *p, const prof_warp *w, const model_lat *lat, ge_err *e);
+void model_replay_plan_free(model_replay_plan *p);
+int model_replay_run(model_replay_plan *p, double load_lat, double atomic_lat, model_warp_time *t, ge_err *e);
 void model_warp_time_free(model_warp_time *t);
 /* Cycles for N warps like t sharing one scheduler under a policy, with
  * sm_warps warps on the whole SM sharing its memory pipeline;

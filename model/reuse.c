@@ -249,7 +249,7 @@ double rd_recent(const rd_hist *h, double accesses)
     if (tot <= 0 || accesses <= 1)
         return 0;
     for (int b = 0; b < RD_TBINS; b++) {
-        double lo = ldexp(1.0, b), hi = ldexp(1.0, b + 1);
+        double lo = (double)(1ull << b), hi = 2 * lo; /* 2^b, exactly */
         if (accesses >= hi)
             n += h->tbin[b];
         else if (accesses > lo)
