@@ -322,7 +322,6 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
     kernel_reset(g);
 
     uint64_t now = g->kstart, mem_next = 0;
-    const uint64_t *ready_at = g->mem->ready_at;
     int exhausted = 0, fill = 1;
     for (;;) {
         if (sim_stats_windows(g, now, 0, e))
@@ -348,7 +347,7 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
                  * works this cycle.  A line of a load whose other lines
                  * are still out changes nothing a step looks at. */
                 int wake = 0;
-                while (mem_event && sm->loads_out && (!ready_at || ready_at[s] <= now) &&
+                while (mem_event && sm->loads_out && sim_mem_pop_due(g->mem, (int)sm->id, now) &&
                        g->mem->ops->pop(g->mem, (int)sm->id, now, &token))
                     wake |= sim_ldst_complete(g, sm, token, now);
                 if (!wake && sim_ldst_next(sm, now - 1) <= now)

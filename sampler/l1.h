@@ -106,10 +106,6 @@ int l1_init(l1_unit *u, const gpu_config *cfg, ge_err *e);
 /* Masks in accesses given to l1_access are in L2 sectors (see above). */
 void l1_free(l1_unit *u);
 
-/* Offer an access at core cycle now.  room_pkts/room_flits: space in the
- * SM's outgoing queue.  On ACCEPTED, out[0..*nout-1] are the packets to send
- * to L2 (line, sectors, kind, cache, mshr, flags, flits set; sm, slice and
- * ready left to the caller), and *send_at the core cycle they leave L1. */
 /* The SM's outgoing queue room grew (a packet left it). */
 static inline void l1_room_grew(l1_unit *u) { u->room_ver++; }
 
@@ -119,6 +115,10 @@ static inline void l1_room_grew(l1_unit *u) { u->room_ver++; }
  * unit's state or its queue room changes. */
 static inline uint64_t l1_refusal_key(const l1_unit *u) { return u->held ? u->ver + u->room_ver + 1 : 0; }
 
+/* Offer an access at core cycle now.  room_pkts/room_flits: space in the
+ * SM's outgoing queue.  On ACCEPTED, out[0..*nout-1] are the packets to send
+ * to L2 (line, sectors, kind, cache, mshr, flags, flits set; sm, slice and
+ * ready left to the caller), and *send_at the core cycle they leave L1. */
 sim_mem_status l1_access(l1_unit *u, const sim_mem_access *a, uint64_t now, uint32_t room_pkts,
                          uint32_t room_flits, mem_pkt out[2], int *nout, uint64_t *send_at);
 

@@ -256,8 +256,7 @@ int sim_ldst_complete(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now)
 void sim_ldst_cycle(sim_gpu *g, sim_sm *sm, uint64_t now)
 {
     uint32_t token;
-    const uint64_t *ready_at = g->mem->ready_at;
-    while (sm->loads_out && (!ready_at || ready_at[sm->id] <= now) && g->mem->ops->pop(g->mem, (int)sm->id, now, &token))
+    while (sm->loads_out && sim_mem_pop_due(g->mem, (int)sm->id, now) && g->mem->ops->pop(g->mem, (int)sm->id, now, &token))
         sim_ldst_complete(g, sm, token, now);
     sim_ldst_offer(g, sm, now);
 }

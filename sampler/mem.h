@@ -110,6 +110,12 @@ struct sim_mem {
     const uint64_t *ready_at;
 };
 
+/* Can a pop for SM sm return a completion at cycle now (ready_at says)? */
+static inline int sim_mem_pop_due(const sim_mem *m, int sm, uint64_t now)
+{
+    return !m->ready_at || m->ready_at[sm] <= now;
+}
+
 /* Options for sampled simulation: only `active_sms` SMs run, but the
  * memory system represents the traffic of all sm_count SMs (how is
  * documented in the implementation). */
