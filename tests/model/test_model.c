@@ -188,6 +188,36 @@ static void test_policies(void **st)
 
 /* ---- the busiest L2 slice of global atomics (hand-computed) ---- */
 
+/* DRAM efficiency, read-only traffic, timings set here:
+ * 16 banks, tRC 40, tRRD 3, no tFAW, no refresh, a 64-entry queue, one
+ * DRAM cycle per burst; 1000 accesses of 1.2 sectors, row-hit rate 0.5.
+ *   row openings in a full queue N = 64 * 0.5 = 32;
+ *   bank busy share 32 / (32 + 15) = 0.680851;
+ *   activations 0.680851 * 16 / 40 = 0.272340 per cycle (< 1/3 from tRRD);
+ *   per access max(1.2 data, 0.5 / 0.272340 = 1.835938) = 1.835938 cycles;
+ *   efficiency 1.2 / 1.835938 = 0.653617.
+ * With a row-hit rate of 0.9: N = 6.4, share 6.4 / 21.4 = 0.299065,
+ * activations 0.119626, 0.1 / 0.119626 = 0.835938 < 1.2: data-bound, 1.0. */
+static void test_dram_efficiency(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    cfg.dram.banks = 16;
+    cfg.dram.tRC = 40;
+    cfg.dram.tRRD = 3;
+    cfg.dram.tFAW = 0;
+    cfg.dram.tRFC = cfg.dram.tREFI = 0;
+    cfg.dram.queue_entries = 64;
+    cfg.dram.burst_length = 2;
+    cfg.dram.data_rate = 2;
+    mm_dram_mix x = {1200, 1.2, 0.5, 0, 1, 0};
+    assert_true(fabs(mm_dram_efficiency(&cfg, &x) - 0.653617) < 1e-5);
+    x.rh_r = 0.9;
+    assert_true(fabs(mm_dram_efficiency(&cfg, &x) - 1.0) < 1e-9);
+}
+
 static void test_atomic_busiest_slice(void **st)
 {
     (void)st;
@@ -563,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_profiler_inherit),
         cmocka_unit_test(test_tail),
         cmocka_unit_test(test_camping_factor),
+        cmocka_unit_test(test_dram_efficiency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
