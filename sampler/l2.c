@@ -184,32 +184,6 @@ static int do_fill(l2_slice *s, const l2_env *env, const l2_fill *f, uint64_t no
     return ST_DONE;
 }
 
-/* A weighted background miss stands for `n` + 1 SMs' misses but brings one
- * line into the slice, while the other SMs' lines would take capacity too:
- * put n ghost lines (tags no access ever looks up, clean) into the slice,
- * so that the sampled SMs' lines compete for the L2 capacity as on the full
- * GPU.  A ghost never displaces a dirty or pending line (no traffic is
- * invented); ghosts of neighbouring lines spread over consecutive sets. */
-#define L2_GHOST_BIT 62
-static void ghost_fill(l2_slice *s, uint64_t line, uint32_t n)
-{
-    cache *c = &s->c;
-    const uint64_t low = (1ull << L2_GHOST_BIT) - 1;
-    for (uint32_t g = 1; g <= n; g++) {
-        uint64_t ghost = (1ull << L2_GHOST_BIT) | ((line + (uint64_t)g * c->set_div) & low);
-        int slot = cache_find(c, ghost);
-        if (slot >= 0) {
-            cache_touch(c, (uint32_t)slot);
-            continue;
-        }
-        slot = cache_victim(c, ghost);
-        if (slot < 0 || (c->tag[slot] != CACHE_NO_TAG && c->dirty[slot]))
-            continue;
-        cache_install(c, (uint32_t)slot, ghost, NULL);
-        c->valid[slot] = c->full;
-    }
-}
-
 /* Read or atomic: ST_DONE or what it waits for. */
 static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps, uint64_t now)
 {
@@ -256,7 +230,6 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
     }
     if (!dram_can_accept(&env->chan[s->channel], (fetch != 0) + (uint32_t)need_wb))
         return ST_DRAM;
-    int new_line = slot < 0 && mi < 0; /* the line is not in the slice, nor on its way */
     s->port_free = pend;
     if (victim >= 0) {
         cache_evict ev;
@@ -267,8 +240,6 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
     } else if (slot >= 0) {
         cache_touch(c, (uint32_t)slot);
     }
-    if (!real && p->weight > 1 && new_line)
-        ghost_fill(s, p->line, p->weight - 1u);
     if (mi < 0)
         mi = mshr_alloc(&s->m, p->line, 1);
     *(l2_target *)mshr_add_target(&s->m, mi) = t;
@@ -313,8 +284,6 @@ static int do_write(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t p
         if (need_wb)
             dram_send(s, env, ev.line, ev.dirty, 1, 0, wb_weight(ev.line, env), now);
         slot = victim;
-        if ((p->flags & PKT_F_SHADOW) && p->weight > 1)
-            ghost_fill(s, p->line, p->weight - 1u);
     }
     if (slot >= 0) {
         if (s->wpolicy == WP_WRITE_EVICT) {
