@@ -22,6 +22,7 @@
  */
 #include <stdlib.h>
 
+#include "fenwick.h"
 #include "prof_int.h"
 
 typedef struct {
@@ -48,20 +49,6 @@ static void sort_idx(uint32_t *v, uint32_t *tmp, size_t n, const pb_l2rec *log)
         tmp[k++] = v[j++];
     for (size_t x = 0; x < n; x++)
         v[x] = tmp[x];
-}
-
-static void fw_add(int32_t *fw, size_t n, size_t i, int32_t d)
-{
-    for (i++; i <= n; i += i & (~i + 1))
-        fw[i - 1] += d;
-}
-
-static int64_t fw_sum(const int32_t *fw, size_t i) /* positions [0, i) */
-{
-    int64_t s = 0;
-    for (; i > 0; i -= i & (~i + 1))
-        s += fw[i - 1];
-    return s;
 }
 
 static int cmp_age(const void *a, const void *b)
@@ -102,7 +89,7 @@ int pb_inherit(pbuild *b, ge_err *e)
         return ge_errf(e, "L2 log too long for the inherited-line record");
     uint32_t *ord = malloc(n * sizeof *ord), *tmp = malloc(n * sizeof *tmp), *prev = malloc(n * sizeof *prev);
     uint8_t *cum = malloc(n);
-    int32_t *fw = calloc(n, sizeof *fw);
+    int32_t *fw = calloc(n + 1, sizeof *fw); /* log position i is tree position i + 1 */
     inh *cand = malloc(n * sizeof *cand);
     int rc = 0;
     if (!ord || !tmp || !prev || !cum || !fw || !cand) {
@@ -129,12 +116,12 @@ int pb_inherit(pbuild *b, ge_err *e)
             end++;
         /* marks are at the latest access (< s) of every line: age = marks after prev */
         size_t nc = 0;
-        int64_t before = fw_sum(fw, s);
+        int64_t before = fenwick_sum(fw, s);
         for (size_t i = s; i < end; i++) {
             uint32_t j = prev[i];
             if (j == UINT32_MAX || j >= s) /* new line, or not the kernel's first touch */
                 continue;
-            double age = (double)(before - fw_sum(fw, (size_t)j + 1)) * scale;
+            double age = (double)(before - fenwick_sum(fw, (size_t)j + 1)) * scale;
             cand[nc].line = log[i].line;
             cand[nc].age = age < UINT32_MAX ? (uint32_t)age : UINT32_MAX;
             cand[nc].sectors = cum[j];
@@ -144,8 +131,8 @@ int pb_inherit(pbuild *b, ge_err *e)
             rc = keep(&p->k[k], cand, nc, e);
         for (size_t i = s; i < end; i++) {
             if (prev[i] != UINT32_MAX)
-                fw_add(fw, n, prev[i], -1);
-            fw_add(fw, n, i, 1);
+                fenwick_add(fw, n, (size_t)prev[i] + 1, -1);
+            fenwick_add(fw, n, i + 1, 1);
         }
         s = end;
     }

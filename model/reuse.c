@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fenwick.h"
 #include "u64set.h"
 
 int rd_bin_of(uint64_t d)
@@ -90,21 +91,6 @@ static line_slot *map_get(line_map *m, uint64_t line, ge_err *e)
     return &m->slots[h];
 }
 
-/* Fenwick tree over times 1..n. */
-static void fw_add(int32_t *t, size_t n, size_t i, int32_t v)
-{
-    for (; i <= n; i += i & (~i + 1))
-        t[i] += v;
-}
-
-static int64_t fw_sum(const int32_t *t, size_t i)
-{
-    int64_t s = 0;
-    for (; i > 0; i -= i & (~i + 1))
-        s += t[i];
-    return s;
-}
-
 int rd_measure(const rd_access *acc, size_t n, rd_hist *h, ge_err *e)
 {
     return rd_measure_multi(acc, NULL, n, h, 1.0, e);
@@ -129,7 +115,7 @@ int rd_measure_multi(const rd_access *acc, const uint32_t *bucket, size_t n, rd_
             rc = -1;
             break;
         }
-        int64_t upto = fw_sum(fw, t - 1);
+        int64_t upto = fenwick_sum(fw, t - 1);
         rd_hist *h = &hists[bucket ? bucket[i] : 0];
         uint32_t smask = acc[i].sectors & ((1u << RD_SECTORS) - 1);
         for (uint32_t s = smask; s; s &= s - 1) {
@@ -139,7 +125,7 @@ int rd_measure_multi(const rd_access *acc, const uint32_t *bucket, size_t n, rd_
                 h->cold += scale;
                 continue;
             }
-            int64_t d = upto - fw_sum(fw, ps);
+            int64_t d = upto - fenwick_sum(fw, ps);
             if (ls->last > ps)
                 d -= 1; /* the line itself, touched since by another sector */
             double sd = (d < 0 ? 0 : (double)d) * scale;
@@ -151,8 +137,8 @@ int rd_measure_multi(const rd_access *acc, const uint32_t *bucket, size_t n, rd_
         for (uint32_t s = smask; s; s &= s - 1)
             ls->sec[__builtin_ctz(s)] = t;
         if (ls->last)
-            fw_add(fw, n, ls->last, -1);
-        fw_add(fw, n, t, 1);
+            fenwick_add(fw, n, ls->last, -1);
+        fenwick_add(fw, n, t, 1);
         ls->last = t;
     }
     free(m.slots);

@@ -236,13 +236,9 @@ size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *
                 continue;
             last = l1i_line;
             for (uint32_t part = 0; part < parts; part++) {
-                if (cnt == cap) {
-                    uint64_t *nl = realloc(lines, (cap = cap ? 2 * cap : 256) * sizeof *nl);
-                    if (!nl) { /* warming is best effort */
-                        free(lines);
-                        return 0;
-                    }
-                    lines = nl;
+                if (ge_reserve((void **)&lines, &cap, cnt + 1, sizeof *lines, NULL)) {
+                    free(lines); /* warming is best effort */
+                    return 0;
                 }
                 lines[cnt++] = (SIM_CODE_BASE + l1i_line * l1i + (uint64_t)part * l1d) / l1d;
             }
