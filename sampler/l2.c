@@ -184,6 +184,31 @@ static int do_fill(l2_slice *s, const l2_env *env, const l2_fill *f, uint64_t no
     return ST_DONE;
 }
 
+/* A weighted background miss stands for `n` + 1 SMs' misses but brings one
+ * line into the slice, while the other SMs' lines would take capacity too:
+ * put n ghost lines (tags no access ever looks up, clean) into the slice,
+ * so that the sampled SMs' lines compete for the L2 capacity as on the full
+ * GPU.  A ghost never displaces a dirty or pending line (no traffic is
+ * invented).  The other SMs' lines are their own data, spread over the
+ * slice's sets: the ghosts go to the sets in turn (the n-th ghost of the
+ * slice to set n mod sets), which spreads them as evenly as the footprints
+ * of SMs that run the same code side by side.  (Tested with 80 SMs reading
+ * their own 32-128 KB repeatedly: tests/sampler/mem/test_hier.c.)  Each
+ * ghost has a tag of its own, above every line address (L2_GHOST_BIT). */
+#define L2_GHOST_BIT 62
+static void ghost_fill(l2_slice *s, uint32_t n)
+{
+    cache *c = &s->c;
+    for (uint32_t g = 0; g < n; g++) {
+        uint64_t ghost = (1ull << L2_GHOST_BIT) | (s->ghosts++ * c->set_div);
+        int slot = cache_victim(c, ghost);
+        if (slot < 0 || (c->tag[slot] != CACHE_NO_TAG && c->dirty[slot]))
+            continue;
+        cache_install(c, (uint32_t)slot, ghost, NULL);
+        c->valid[slot] = c->full;
+    }
+}
+
 /* Read or atomic: ST_DONE or what it waits for. */
 static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps, uint64_t now)
 {
@@ -230,6 +255,7 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
     }
     if (!dram_can_accept(&env->chan[s->channel], (fetch != 0) + (uint32_t)need_wb))
         return ST_DRAM;
+    int new_line = slot < 0 && mi < 0; /* the line is not in the slice, nor on its way */
     s->port_free = pend;
     if (victim >= 0) {
         cache_evict ev;
@@ -251,6 +277,8 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
         }
         dram_send(s, env, p->line, fetch, 0, (uint32_t)mi, p->weight, now);
     }
+    if (!real && p->weight > 1 && new_line) /* after the line's slot is marked pending */
+        ghost_fill(s, p->weight - 1u);
     if (real)
         s->st.rd_hit += popc(hit), s->st.rd_miss += popc(miss);
     return ST_DONE;
@@ -299,6 +327,8 @@ static int do_write(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t p
     }
     if (forward)
         dram_send(s, env, p->line, req, 1, 0, p->weight, now);
+    if (victim >= 0 && (p->flags & PKT_F_SHADOW) && p->weight > 1) /* after the line is written */
+        ghost_fill(s, p->weight - 1u);
     if (!(p->flags & PKT_F_SHADOW))
         s->st.wr_hit += popc(hit), s->st.wr_miss += popc(req & ~hit);
     return ST_DONE;

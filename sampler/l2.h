@@ -82,6 +82,7 @@ typedef struct l2_slice {
     int wpolicy, alloc_on_fill, write_allocate;
     uint64_t wake;           /* earliest tick with work */
     uint8_t blocked;         /* L2_BLK_*: waiting for room elsewhere (not polled) */
+    uint64_t ghosts;         /* ghost lines installed (background mode; l2.c ghost_fill) */
     l2_stats st;
 } l2_slice;
 

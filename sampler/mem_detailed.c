@@ -35,8 +35,11 @@
  *     mirrors, mirror j standing for w_j of the W SMs (sum w_j = W).  Its
  *     copy is one packet of weight w_j: it holds crossbar ports on the slice
  *     side, the L2 slice's port and the DRAM data bus w_j times as long (and
- *     its ACT the activate window w_j x tRRD); see noc.h, l2.h, dram.h.  The
- *     background's simulation cost is thus O(A x M), not O(sm_count).
+ *     its ACT the activate window w_j x tRRD); see noc.h, l2.h, dram.h.  A
+ *     weighted miss that brings a new line into a slice also installs
+ *     w_j - 1 clean "ghost" lines there (l2.c), so the background takes the
+ *     L2 capacity of the SMs it stands for.  The background's simulation
+ *     cost is thus O(A x M) packets, not O(sm_count).
  * Atomics, and accesses to lines options.shared_line() says other SMs use
  * too, are mirrored on the same line: atomics on shared counters and
  * histograms cost their serialisation on the owning slice, and shared data

@@ -5,6 +5,7 @@
  * evictions, MSHR merging and RETRY when full, bypassing loads, atomics at
  * L2, constant cache, kernel boundary, config errors and determinism.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -550,6 +551,62 @@ static void test_determinism(void **st)
     assert_true(a1.c[ACT_DRAM_READS] > 0 && a1.c[ACT_L2_WRITE_HITS] > 0 && a1.c[ACT_L1_READ_HITS] > 0);
 }
 
+/* ---- L2 capacity in sampled mode ----
+ * Every SM reads its own footprint four times.  On the full V100, 80 SMs of
+ * 128 KB (10 MB) do not fit in the 6 MB L2, so the later passes miss, while
+ * one SM alone hits on them; 80 SMs of 32 or 64 KB (2.5 or 5 MB) fit, and
+ * hit.  The
+ * weighted background (4 mirrors standing for 79 SMs) must take the capacity
+ * that the other SMs' lines take (l2.c, ghost lines), no more and no less,
+ * so that the sample sees the full GPU's hit rate, not the lone SM's. */
+#define FOOT_PASSES 4
+
+static int gen_foot(void *ctx, uint32_t sm, uint32_t warp, uint64_t i, drv_op *op)
+{
+    const uint32_t *a = ctx; /* warps, lines */
+    uint64_t k = i * a[0] + warp; /* the warps interleave over the footprint */
+    if (k >= FOOT_PASSES * (uint64_t)a[1])
+        return 0;
+    memset(op, 0, sizeof *op);
+    op->line = (uint64_t)sm * a[1] + k % a[1]; /* the SMs' footprints side by side */
+    op->sectors = 0xf;
+    op->kind = SIM_MEM_LOAD;
+    op->bypass = 1;
+    return 1;
+}
+
+static double foot_l2_hit(const gpu_config *g, uint32_t nsm, uint32_t lines, const sim_mem_options *o)
+{
+    sim_mem *m = make(g, o);
+    uint32_t a[2] = {8, lines};
+    drv_cfg c = {nsm, a[0], 4, 1, gen_foot, a, 0, 0, 0};
+    drv_result r;
+    ge_err e;
+    if (drv_run(m, &c, &r, &e))
+        fail_msg("%s", e.msg);
+    act_counters ac = counters(m, NULL);
+    m->ops->destroy(m);
+    double h = ac.c[ACT_L2_READ_HITS], mi = ac.c[ACT_L2_READ_MISSES];
+    return h + mi > 0 ? h / (h + mi) : 0;
+}
+
+static void test_sampled_l2_capacity(void **st)
+{
+    (void)st;
+    gpu_config g;
+    load_cfg("v100", &g);
+    sim_mem_options ob = {.active_sms = 1, .background = 1}, on = {.active_sms = 1, .background = 0};
+    for (uint32_t lines = 256; lines <= 1024; lines *= 2) {
+        double full = foot_l2_hit(&g, g.gpu.sm_count, lines, NULL);
+        double samp = foot_l2_hit(&g, 1, lines, &ob), alone = foot_l2_hit(&g, 1, lines, &on);
+        print_message("%u KB per SM: L2 hit rate full %.3f, 1 SM + background %.3f, 1 SM alone %.3f\n",
+                      lines * 128 / 1024, full, samp, alone);
+        assert_true(alone > 0.7);
+        assert_true(fabs(samp - full) < 0.1);
+        assert_true(lines < 1024 ? full > 0.7 : full < 0.2);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -560,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_atomics),
         cmocka_unit_test(test_atomics_serialised),
         cmocka_unit_test(test_sampled_atomics_hotspot),
+        cmocka_unit_test(test_sampled_l2_capacity),
         cmocka_unit_test(test_const_and_boundary),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_determinism),
