@@ -35,6 +35,10 @@ static sim_gpu *make_sim(est_ctx *x, uint32_t sms, int background, ge_err *e)
     so.scheduler = x->o->scheduler;
     so.active_sms = sms;
     so.background = background;
+    if (background) {
+        so.shared_line = est_is_shared_line;
+        so.shared_ctx = &x->shared;
+    }
     return sim_create(x->cfg, &so, e);
 }
 
@@ -95,7 +99,7 @@ int est_profile(const gpu_config *cfg, const profile *p, const est_options *o, e
     est_kernel *res = calloc(p->nkernels ? p->nkernels : 1, sizeof *res);
     if (!res)
         return ge_errf(e, "out of memory");
-    est_ctx x = {cfg, p, o, NULL, NULL, NULL, 0, NULL};
+    est_ctx x = {.cfg = cfg, .p = p, .o = o};
     const char *sched = o->scheduler ? o->scheduler : cfg->sm.scheduler;
     progress pr;
     progress_begin(&pr, est_mode_names[o->mode], p->nkernels);
@@ -133,6 +137,7 @@ int est_profile(const gpu_config *cfg, const profile *p, const est_options *o, e
         sim_destroy(x.sampled);
     if (x.loaded)
         sim_destroy(x.loaded);
+    u64set_free(&x.shared);
     if (rc) {
         free(res);
         return -1;
@@ -146,7 +151,7 @@ int est_full_source(const gpu_config *cfg, ws_source *src, const est_options *o,
 {
     *out = NULL;
     *n = 0;
-    est_ctx x = {cfg, NULL, o, NULL, NULL, NULL, 0, NULL};
+    est_ctx x = {.cfg = cfg, .o = o};
     sim_gpu *g = est_full_sim(&x, e);
     if (!g)
         return -1;

@@ -6,6 +6,7 @@
 
 #include "estimate.h"
 #include "sim.h"
+#include "u64set.h"
 
 typedef struct est_ctx {
     const gpu_config *cfg;
@@ -16,6 +17,7 @@ typedef struct est_ctx {
     sim_gpu *loaded;    /* sample_sms SMs with background traffic (memory-side rates) */
     uint32_t sampled_sms;
     sim_gpu *ran_prev;  /* the simulator that ran the previous kernel whole (NULL: sampled) */
+    u64set shared;      /* lines of the sampled kernel that many SMs touch (shared_lines.c) */
 } est_ctx;
 
 /* The sampled simulator with (loaded = 1) or without background traffic. */
@@ -28,6 +30,11 @@ int est_sim_ctas(sim_gpu *g, const profile *p, uint32_t k, const ws_cta *const *
  * of the design's capacity still holds, and the code lines of those CTAs --
  * unless g ran the previous kernel whole (then its L2 is already right). */
 void est_warm_l2(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta *const *ctas, size_t n);
+/* Into `shared`: the global lines (l1d lines) of kernel pk that CTAs of two
+ * or more of the profile's sample runs touch; est_is_shared_line is the
+ * background run's sim_options.shared_line over that set (shared_lines.c). */
+int est_shared_lines(const gpu_config *cfg, const prof_kernel *pk, u64set *shared, ge_err *e);
+int est_is_shared_line(void *ctx, uint64_t line);
 int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_kernel *out, ge_err *e);
 
 #endif

@@ -213,7 +213,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
          * memory system is loaded as on the full GPU, so its L2 and DRAM
          * rates hold for the whole kernel. */
         sim_gpu *gl = est_sampled_sim(x, sms, 1, e);
-        if (!gl)
+        if (!gl || est_shared_lines(cfg, pk, &x->shared, e))
             goto out;
         est_warm_l2(x, gl, k, pick, n);
         if (est_sim_ctas(gl, p, k, pick, n, &sr, e))

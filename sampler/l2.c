@@ -61,7 +61,9 @@ void l2_free(l2_slice *s)
     cache_free(&s->c);
     mshr_free(&s->m);
     free(s->fq);
+    free(s->ghost_of);
     s->fq = NULL;
+    s->ghost_of = NULL;
 }
 
 void l2_dram_done(l2_slice *s, uint32_t mshr, uint32_t sectors, uint64_t ready)
@@ -192,20 +194,53 @@ static int do_fill(l2_slice *s, const l2_env *env, const l2_fill *f, uint64_t no
  * invented).  The other SMs' lines are their own data, spread over the
  * slice's sets: the ghosts go to the sets in turn (the n-th ghost of the
  * slice to set n mod sets), which spreads them as evenly as the footprints
- * of SMs that run the same code side by side.  (Tested with 80 SMs reading
- * their own 32-128 KB repeatedly: tests/sampler/mem/test_hier.c.)  Each
- * ghost has a tag of its own, above every line address (L2_GHOST_BIT). */
+ * of SMs that run the same code side by side.  Each ghost has a tag of its
+ * own, above every line address (L2_GHOST_BIT).  When the mirror uses its
+ * line again, the other SMs would use theirs: the ghosts are touched too
+ * (ghost_touch), or they would age while the sample's lines stay young.
+ * (Tested with 80 SMs reading their own 32-128 KB repeatedly:
+ * tests/sampler/mem/test_hier.c.)  Only a mirror's own (shadow) lines bring
+ * ghosts: a mirrored access to a line that the other SMs share
+ * (mem_detailed.c) stands for one line. */
 #define L2_GHOST_BIT 62
-static void ghost_fill(l2_slice *s, uint32_t n)
+typedef struct l2_ghosts {
+    uint64_t line, first; /* shadow line; its first ghost's number + 1 (0: none) */
+} l2_ghosts;
+
+static inline uint64_t ghost_tag(const cache *c, uint64_t number)
+{
+    return (1ull << L2_GHOST_BIT) | (number * c->set_div);
+}
+
+static inline int ghost_line(const mem_pkt *p) { return p->weight > 1 && mem_line_is_shadow(p->line); }
+
+static void ghost_fill(l2_slice *s, int line_slot, uint32_t n)
 {
     cache *c = &s->c;
+    if (!s->ghost_of)
+        s->ghost_of = calloc((size_t)c->sets * c->ways, sizeof *s->ghost_of); /* NULL: no touches */
+    if (s->ghost_of && line_slot >= 0)
+        s->ghost_of[line_slot] = (l2_ghosts){c->tag[line_slot], s->ghosts + 1};
     for (uint32_t g = 0; g < n; g++) {
-        uint64_t ghost = (1ull << L2_GHOST_BIT) | (s->ghosts++ * c->set_div);
+        uint64_t ghost = ghost_tag(c, s->ghosts++);
         int slot = cache_victim(c, ghost);
         if (slot < 0 || (c->tag[slot] != CACHE_NO_TAG && c->dirty[slot]))
             continue;
         cache_install(c, (uint32_t)slot, ghost, NULL);
         c->valid[slot] = c->full;
+    }
+}
+
+static void ghost_touch(l2_slice *s, int line_slot, uint32_t n)
+{
+    cache *c = &s->c;
+    if (!s->ghost_of || line_slot < 0 || !s->ghost_of[line_slot].first ||
+        s->ghost_of[line_slot].line != c->tag[line_slot])
+        return;
+    for (uint64_t g = 0, first = s->ghost_of[line_slot].first - 1; g < n; g++) {
+        int slot = cache_find(c, ghost_tag(c, first + g));
+        if (slot >= 0)
+            cache_touch(c, (uint32_t)slot);
     }
 }
 
@@ -224,6 +259,8 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
             return ST_REPLY;
         s->port_free = pend;
         cache_touch(c, (uint32_t)slot);
+        if (ghost_line(p))
+            ghost_touch(s, slot, p->weight - 1u);
         if (atomic) {
             c->dirty[slot] |= req;
             if (real)
@@ -277,8 +314,12 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
         }
         dram_send(s, env, p->line, fetch, 0, (uint32_t)mi, p->weight, now);
     }
-    if (!real && p->weight > 1 && new_line) /* after the line's slot is marked pending */
-        ghost_fill(s, p->weight - 1u);
+    if (ghost_line(p)) { /* after the line's slot is marked pending */
+        if (new_line)
+            ghost_fill(s, slot, p->weight - 1u);
+        else
+            ghost_touch(s, slot, p->weight - 1u);
+    }
     if (real)
         s->st.rd_hit += popc(hit), s->st.rd_miss += popc(miss);
     return ST_DONE;
@@ -327,8 +368,12 @@ static int do_write(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t p
     }
     if (forward)
         dram_send(s, env, p->line, req, 1, 0, p->weight, now);
-    if (victim >= 0 && (p->flags & PKT_F_SHADOW) && p->weight > 1) /* after the line is written */
-        ghost_fill(s, p->weight - 1u);
+    if (ghost_line(p)) { /* after the line is written */
+        if (victim >= 0)
+            ghost_fill(s, slot, p->weight - 1u);
+        else
+            ghost_touch(s, slot, p->weight - 1u);
+    }
     if (!(p->flags & PKT_F_SHADOW))
         s->st.wr_hit += popc(hit), s->st.wr_miss += popc(req & ~hit);
     return ST_DONE;

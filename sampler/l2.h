@@ -83,6 +83,7 @@ typedef struct l2_slice {
     uint64_t wake;           /* earliest tick with work */
     uint8_t blocked;         /* L2_BLK_*: waiting for room elsewhere (not polled) */
     uint64_t ghosts;         /* ghost lines installed (background mode; l2.c ghost_fill) */
+    struct l2_ghosts *ghost_of; /* [slot]: the ghosts of the shadow line there (lazy) */
     l2_stats st;
 } l2_slice;
 

@@ -15,6 +15,7 @@
 
 #include "config_registry.h"
 #include "estimate.h"
+#include "estimate_int.h"
 #include "profiler.h"
 #include "sweep.h"
 #include "synth.h"
@@ -246,11 +247,45 @@ static void test_pareto(void **st)
         assert_int_equal(pts[i].pareto, want[i]);
 }
 
+/* The background's shared lines (calib/shared_lines.c): a line every CTA
+ * reads is shared; a CTA's own lines, and a line that only a pair of
+ * neighbouring CTAs reads (inside one of the sample's runs), are not. */
+static void test_shared_lines(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "gather", 2560, 32, 32);
+    const uint64_t common = 0x9000000, pair = 0xa000000;
+    for (uint32_t c = 0; c < 2560; c++) {
+        synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu, 0x1000000 + (uint64_t)c * 0x1000, 4, 4);
+        synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu, common, 4, 4);
+        synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu, pair + (uint64_t)(c / 2) * 128, 4, 4);
+        synth_add(&s, c, 0, ISA_OP_EXIT, 0xffffffffu);
+    }
+    profile p;
+    profile_of(&s, 1, &p);
+    const prof_kernel *pk = &p.k[0];
+    assert_true(pk->nsample >= 16 && pk->sample_index[0] % 2 == 0);
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    u64set shared;
+    u64set_init(&shared);
+    assert_int_equal(est_shared_lines(&cfg, pk, &shared, &e), 0);
+    assert_int_equal(shared.count, 1);
+    assert_true(est_is_shared_line(&shared, common / 128));
+    assert_false(est_is_shared_line(&shared, pair / 128 + pk->sample_index[0] / 2));
+    assert_false(est_is_shared_line(&shared, (0x1000000 + pk->sample_index[0] * 0x1000) / 128));
+    u64set_free(&shared);
+    prof_free(&p);
+    synth_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reuse_rule),    cmocka_unit_test(test_launch_reuse),
-        cmocka_unit_test(test_small_kernel_whole),
+        cmocka_unit_test(test_small_kernel_whole), cmocka_unit_test(test_shared_lines),
         cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto),
     };
