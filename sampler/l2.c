@@ -114,7 +114,7 @@ static void dram_send(l2_slice *s, const l2_env *env, uint64_t line, uint32_t se
                       uint32_t weight, uint64_t now)
 {
     dram_addr d;
-    addrmap_dram(env->am, line, &d);
+    addrmap_dram(env->am, mem_line_home(line), &d);
     uint64_t at = clk_convert(now, env->f_l2, env->f_dram);
     dram_push(&env->chan[s->channel], line, d.bank, d.row, sectors, env->sector_bytes, write,
               mem_line_is_shadow(line), (uint16_t)s->id, tag, weight, at);

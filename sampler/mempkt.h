@@ -36,6 +36,9 @@
  * can tell shadow data from real data by its address (mem_detailed.c). */
 #define MEM_SHADOW_BIT 50
 static inline int mem_line_is_shadow(uint64_t line) { return (line >> MEM_SHADOW_BIT) != 0; }
+/* Where a line lives (its slice, channel, bank, row): a shadow line lives
+ * at its low bits, next to the line it copies (mem_detailed.c). */
+static inline uint64_t mem_line_home(uint64_t line) { return line & ((1ull << MEM_SHADOW_BIT) - 1); }
 
 /* Population count without a library call (the default x86-64 target has
  * no popcnt instruction, and __builtin_popcount then calls libgcc). */
