@@ -42,12 +42,17 @@ int co_coalesce(uint32_t mask, const uint64_t *addr, uint32_t size, uint32_t lin
      * which keeps the first-touch order of the lines. */
     uint64_t cur = 0;
     uint32_t bits = 0;
+    uint64_t prev = 0; /* the last sector visited (valid when bits != 0) */
     for (uint32_t m = mask; m; m &= m - 1) {
         uint64_t a = addr[__builtin_ctz(m)];
         uint64_t last = a + size - 1;
         if (last < a)
             last = UINT64_MAX; /* wrap: clamp */
-        for (uint64_t s = a >> ssh, s_end = last >> ssh;; s++) {
+        uint64_t s = a >> ssh, s_end = last >> ssh;
+        if (bits && s == prev && s_end == prev)
+            continue; /* within the sector just visited (coalesced lanes): nothing new */
+        prev = s_end;
+        for (;; s++) {
             uint64_t line = s >> per;
             if (bits && line != cur) {
                 n = merge(out, n, where, cur, bits);
