@@ -1,17 +1,27 @@
+#include <string.h>
+
 #include "coalesce.h"
 
-/* Merge the sector bits of line into out[0..n): a linear scan from the
- * newest line, since n is small (usually 1-4).  A line beyond
+/* Where each line is in out: a table of out indices (-1 empty) with linear
+ * probing, at most half full.  A scan of out would cost O(lines) per lane:
+ * a gather that touches a line per lane (sparse codes) is quadratic, and
+ * such scans were the largest cost of coalescing in the simulator. */
+#define CO_HASH_BITS 7
+#define CO_HASH (1 << CO_HASH_BITS) /* >= 2 x CO_MAX_LINES */
+
+/* Merge the sector bits of line into out[0..n).  A line beyond
  * CO_MAX_LINES is dropped. */
-static inline int merge(co_line *out, int n, uint64_t line, uint32_t sectors)
+static inline int merge(co_line *out, int n, int8_t *where, uint64_t line, uint32_t sectors)
 {
-    for (int i = n - 1; i >= 0; i--)
-        if (out[i].line == line) {
-            out[i].sectors |= sectors;
+    uint32_t h = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> (64 - CO_HASH_BITS)); /* Fibonacci hashing */
+    for (; where[h] >= 0; h = (h + 1) & (CO_HASH - 1))
+        if (out[where[h]].line == line) {
+            out[where[h]].sectors |= sectors;
             return n;
         }
     if (n == CO_MAX_LINES)
         return n;
+    where[h] = (int8_t)n;
     out[n].line = line;
     out[n].sectors = sectors;
     return n + 1;
@@ -25,20 +35,27 @@ int co_coalesce(uint32_t mask, const uint64_t *addr, uint32_t size, uint32_t lin
     if (size == 0)
         size = 1;
     int n = 0;
+    int8_t where[CO_HASH];
+    memset(where, -1, sizeof where);
     /* Neighbouring lanes usually touch the same line: their sector bits
      * gather in (cur, bits) and are merged into out when the line changes,
      * which keeps the first-touch order of the lines. */
     uint64_t cur = 0;
     uint32_t bits = 0;
+    uint64_t prev = 0; /* the last sector visited (valid when bits != 0) */
     for (uint32_t m = mask; m; m &= m - 1) {
         uint64_t a = addr[__builtin_ctz(m)];
         uint64_t last = a + size - 1;
         if (last < a)
             last = UINT64_MAX; /* wrap: clamp */
-        for (uint64_t s = a >> ssh, s_end = last >> ssh;; s++) {
+        uint64_t s = a >> ssh, s_end = last >> ssh;
+        if (bits && s == prev && s_end == prev)
+            continue; /* within the sector just visited (coalesced lanes): nothing new */
+        prev = s_end;
+        for (;; s++) {
             uint64_t line = s >> per;
             if (bits && line != cur) {
-                n = merge(out, n, cur, bits);
+                n = merge(out, n, where, cur, bits);
                 bits = 0;
             }
             cur = line;
@@ -47,5 +64,5 @@ int co_coalesce(uint32_t mask, const uint64_t *addr, uint32_t size, uint32_t lin
                 break;
         }
     }
-    return bits ? merge(out, n, cur, bits) : n;
+    return bits ? merge(out, n, where, cur, bits) : n;
 }

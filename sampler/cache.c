@@ -72,8 +72,12 @@ int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e)
     c->front = ge_malloc(c->sets * sizeof *c->front, e);
     c->back = ge_malloc(c->sets * sizeof *c->back, e);
     c->used = ge_calloc(c->sets, sizeof *c->used, e);
+    /* The index is sized for twice the lines, so it is at most a quarter
+     * full rather than half: a full cache keeps it at that bound, and the
+     * shorter probe runs make every miss's lookup, delete and insert cheaper
+     * (1% of the simulator's instructions on V100 spmv_csr). */
     if (!c->tag || !c->valid || !c->dirty || !c->pending || !c->prev || !c->next || !c->front || !c->back ||
-        !c->used || (c->indexed && lineidx_init(&c->idx, (uint32_t)n, e))) {
+        !c->used || (c->indexed && lineidx_init(&c->idx, 2 * (uint32_t)n, e))) {
         cache_free(c);
         return -1;
     }

@@ -94,7 +94,7 @@ static void warp_start(sim_gpu *g, sim_sm *sm, uint32_t ci, uint32_t wid, uint32
     w->ib_head = w->ib_n = 0;
     w->nx = NULL;
     w->fetch_done = 0;
-    w->fetch_free = 0;
+    sm->fetch_wait[slot >> 6] &= ~(1ull << (slot & 63));
     w->nsb = 0;
     w->sb_bits = 0;
     w->loads = w->lsu = 0;

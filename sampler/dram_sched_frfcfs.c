@@ -49,6 +49,14 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
                 if (i < 0)
                     continue;
                 const dram_req *r = &ch->req[i];
+                if (r->seq > cas_seq[k]) {
+                    /* An older ready hit of this kind was found: this one
+                     * cannot be picked, whatever its timing.  Its readiness
+                     * is unknown, so no hint for the bank (a command issues
+                     * this tick, so the wake does not matter). */
+                    bank_wake = now;
+                    continue;
+                }
                 uint64_t t = dram_ready(ch, bi, k ? DRAM_WR : DRAM_RD);
                 if (r->arrive > t)
                     t = r->arrive;
@@ -75,6 +83,8 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
                     break;
                 }
         const dram_req *r = &ch->req[ri];
+        if (r->seq > row_seq)
+            continue; /* an older ready row command was found (as above) */
         int cmd = b->open_row >= 0 ? DRAM_PRE : DRAM_ACT;
         uint64_t t = dram_ready(ch, bi, cmd);
         if (r->arrive > t)

@@ -142,9 +142,22 @@ int dram_timing_build(dram_timing *t, const gpu_config *cfg, ge_err *e)
             int64_t v = 0;
             for (int k = 0; k < r->nterms; k++)
                 v += r->sign[k] * (int64_t)p[r->term[k]];
+            uint32_t cycles = (uint32_t)(v > 0 ? v : 0);
+            /* Rules on the same follower and scope (RD -> RD at tCCD and at
+             * tBL) raise the same earliest time: keep the larger as one rule,
+             * so issuing a command walks fewer rules. */
+            int same = -1;
+            for (int k = t->first[from]; k < t->nrules; k++)
+                if (t->rule[k].to == r->to && t->rule[k].scope == r->scope)
+                    same = k;
+            if (same >= 0) {
+                if (cycles > t->rule[same].cycles)
+                    t->rule[same].cycles = cycles;
+                continue;
+            }
             if (t->nrules == DRAM_MAX_RULES)
                 return ge_errf(e, "dram timing: more than %d rules", DRAM_MAX_RULES);
-            t->rule[t->nrules++] = (dram_rule){r->from, r->to, r->scope, (uint32_t)(v > 0 ? v : 0)};
+            t->rule[t->nrules++] = (dram_rule){r->from, r->to, r->scope, cycles};
         }
         t->count[from] = (uint8_t)(t->nrules - t->first[from]);
     }

@@ -112,7 +112,7 @@ static int icache_lookup(sim_gpu *g, sim_sm *sm, sim_warp *wp, uint64_t line, ui
 
 int sim_fetch_fill(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now)
 {
-    (void)now;
+    (void)g, (void)now;
     sim_icache *ic = &sm->ic;
     sim_ifill *f = &ic->mshr[token & ~SIM_TOKEN_IFETCH];
     sm->loads_out--;
@@ -127,11 +127,12 @@ int sim_fetch_fill(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now)
     if (slot >= 0)
         c->valid[slot] = c->full;
     f->used = 0;
-    for (uint32_t w = 0; w < g->cfg.sm.max_warps; w++) {
-        sim_warp *wp = &sm->warp[w];
-        if (wp->fetch_free == SIM_NEVER && (wp->fetch_line == line || wp->fetch_line == UINT64_MAX))
-            wp->fetch_free = 0;
-    }
+    for (uint32_t i = 0; i < sm->fetch_words; i++)
+        for (uint64_t bits = sm->fetch_wait[i]; bits; bits &= bits - 1) {
+            uint32_t w = i * 64 + (uint32_t)__builtin_ctzll(bits);
+            if (sm->warp[w].fetch_line == line || sm->warp[w].fetch_line == UINT64_MAX)
+                sm->fetch_wait[i] &= ~(1ull << (w & 63));
+        }
     sm->busy = 1;
     return 1;
 }
@@ -162,7 +163,7 @@ static uint32_t fetch_warp(sim_gpu *g, sim_sm *sm, uint32_t w, uint32_t budget, 
         uint64_t line = wp->nx->pc * g->pc_num / g->pc_den / line_bytes;
         if (line != cur_line) {
             if (!icache_lookup(g, sm, wp, line, now, &wp->fetch_line)) {
-                wp->fetch_free = SIM_NEVER; /* sim_fetch_fill wakes it */
+                sm->fetch_wait[w >> 6] |= 1ull << (w & 63); /* sim_fetch_fill wakes it */
                 break;
             }
             cur_line = line;
@@ -208,16 +209,13 @@ void sim_fetch(sim_gpu *g, sim_sm *sm, uint64_t now)
     /* visit the wanted slots cyclically from start */
     for (uint32_t k = 0; k <= nw && budget; k++) {
         uint32_t wi = (start / 64 + k) % nw;
-        uint64_t bits = sm->fetch_need[wi];
+        uint64_t bits = sm->fetch_need[wi] & ~sm->fetch_wait[wi];
         if (k == 0)
             bits &= ~0ull << (start % 64);
         else if (k == nw)
             bits &= (start % 64) ? ~(~0ull << (start % 64)) : 0;
         for (; bits && budget; bits &= bits - 1) {
             uint32_t w = wi * 64 + (uint32_t)__builtin_ctzll(bits);
-            sim_warp *wp = &sm->warp[w];
-            if (wp->fetch_free > now)
-                continue; /* waits for an I-cache fill */
             uint32_t got = fetch_warp(g, sm, w, budget, now);
             budget -= got;
             if (got)

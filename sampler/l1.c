@@ -51,6 +51,9 @@ static int cache_setup(l1_cache *lc, const gcfg_cache *cc, const gcfg_cache *l2,
     lc->write_allocate = strcmp(cc->write_allocate, "write_allocate") == 0;
     if (lc->present && cache_init(&lc->c, &g, 1, e))
         return -1;
+    if (lc->present && !lc->alloc_on_fill &&
+        !(lc->slot_mshr = ge_malloc((size_t)g.sets * g.ways * sizeof *lc->slot_mshr, e)))
+        return -1;
     uint32_t entries = lc->present && cc->mshr_entries ? cc->mshr_entries : absent_mshrs;
     return mshr_init(&lc->m, entries, lc->present ? cc->mshr_merge : 1, sizeof(l1_target), e);
 }
@@ -91,6 +94,8 @@ void l1_free(l1_unit *u)
         if (u->cache[i].present)
             cache_free(&u->cache[i].c);
         mshr_free(&u->cache[i].m);
+        free(u->cache[i].slot_mshr);
+        u->cache[i].slot_mshr = NULL;
     }
     free(u->heap);
     u->heap = NULL;
@@ -232,7 +237,7 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
         return SIM_MEM_ACCEPTED;
     }
     /* Plan the miss. */
-    int mi = mshr_find(&lc->m, a->line);
+    int mi = !lc->slot_mshr ? mshr_find(&lc->m, a->line) : slot >= 0 && c->pending[slot] ? lc->slot_mshr[slot] : -1;
     uint32_t fetch;
     int victim = -1;
     if (mi >= 0) {
@@ -274,7 +279,7 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
         cache_touch(c, (uint32_t)slot);
     }
     if (mi < 0)
-        mi = mshr_alloc(&lc->m, a->line, 1);
+        mi = mshr_alloc(&lc->m, a->line, !lc->slot_mshr);
     l1_target *t = mshr_add_target(&lc->m, mi);
     t->issue = now;
     t->token = a->token;
@@ -284,6 +289,8 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
         if (slot >= 0) {
             c->pending[slot] |= fetch;
             lc->m.e[mi].aux = (uint32_t)slot + 1; /* pending lines never move */
+            if (lc->slot_mshr)
+                lc->slot_mshr[slot] = mi;
         }
         make_pkt(u, &out[(*nout)++], a->line, fetch, PKT_READ, ci, mi, 0);
     }

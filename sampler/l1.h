@@ -59,6 +59,11 @@ typedef struct l1_cache {
     uint32_t gran;       /* the cache's own sector = gran L2 sectors (fetch and count unit) */
     cache c;
     mshr m;
+    /* Allocate on miss: the MSHR entry of each slot with pending sectors.
+     * Such a line's entry lives exactly as long as the slot has pending
+     * sectors (the two masks are updated together), so the slot names the
+     * entry and the MSHR's line index is not needed (NULL: on_fill or absent). */
+    int32_t *slot_mshr;
     uint32_t latency, banks;
     uint64_t port_free;  /* next free sector slot of the data port (cycle * banks + k) */
     int wpolicy, alloc_on_fill, write_allocate;
@@ -139,7 +144,8 @@ static inline void l1_prefetch_fill(const l1_unit *u, const mem_pkt *p)
     if (!(p->flags & PKT_F_SHADOW) && p->mshr != UINT32_MAX) {
         const mshr *m = &u->cache[p->cache].m;
         __builtin_prefetch(&m->e[p->mshr]);
-        lineidx_prefetch(&m->index, p->line);
+        if (!u->cache[p->cache].slot_mshr)
+            lineidx_prefetch(&m->index, p->line);
     }
 }
 
@@ -150,7 +156,8 @@ static inline void l1_prefetch_load(const l1_unit *u, uint64_t line)
     const l1_cache *lc = &u->cache[L1_DATA];
     if (lc->present)
         cache_prefetch(&lc->c, line);
-    lineidx_prefetch(&lc->m.index, line);
+    if (!lc->slot_mshr)
+        lineidx_prefetch(&lc->m.index, line);
 }
 
 /* Kernel boundary: invalidate all L1-side caches. */

@@ -479,7 +479,7 @@ static void md_reset_stats(sim_mem *sm)
         memset(&m->l2[i].st, 0, sizeof m->l2[i].st);
     for (uint32_t i = 0; i < m->nchan; i++)
         memset(&m->chan[i].st, 0, sizeof m->chan[i].st);
-    m->req.flits = m->req.flits_all = m->rep.flits = m->rep.flits_all = 0;
+    m->req.flits = m->rep.flits = 0;
     m->dram_tick0 = clk_ticks_through(m->last_now, m->f_core, m->f[DOM_DRAM]);
 }
 

@@ -118,6 +118,8 @@ static inline int pktq_full(const pktq *q) { return q->n > q->mask; }
 static inline uint32_t pktq_room(const pktq *q) { return q->mask + 1 - q->n; }
 static inline mem_pkt *pktq_head(const pktq *q) { return q->n ? &q->buf[q->head] : NULL; }
 static inline void pktq_push(pktq *q, const mem_pkt *p) { q->buf[(q->head + q->n++) & q->mask] = *p; }
+/* Room for one more packet at the tail, to be filled in place. */
+static inline mem_pkt *pktq_push_slot(pktq *q) { return &q->buf[(q->head + q->n++) & q->mask]; }
 static inline void pktq_pop(pktq *q) { q->head = (q->head + 1) & q->mask, q->n--; }
 
 /* Flits of `bytes` on a link of flit_bytes. */

@@ -56,7 +56,9 @@ static inline int mshr_full(const mshr *m) { return m->used == m->nentries; }
 /* Mergeable entry for line, or -1. */
 static inline int mshr_find(const mshr *m, uint64_t line) { return lineidx_get(&m->index, line); }
 
-/* New entry (pending 0, no targets); -1 if the table is full. */
+/* New entry (pending 0, no targets); -1 if the table is full.  Only
+ * mergeable entries enter the line index; a cache that names its mergeable
+ * entries itself (l1.c, slot_mshr) creates them with mergeable = 0 too. */
 int mshr_alloc(mshr *m, uint64_t line, int mergeable);
 
 /* Room for one more target in entry i? */

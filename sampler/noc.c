@@ -126,17 +126,20 @@ static uint64_t serve(noc *n, uint32_t s, uint64_t now)
         n->out_free[d] = n->to_slices ? wend : end;
         n->credits[d] -= p->flits;
         n->src_flits[s] -= p->flits;
-        n->flits_all += (double)p->flits * p->weight;
         if (!(p->flags & PKT_F_SHADOW))
             n->flits += p->flits;
-        mem_pkt out = *p;
-        out.ready = (end - 1) / n->rate + n->latency;
+        mem_pkt *out = pktq_push_slot(&n->dst[d]);
+        *out = *p;
+        out->ready = (end - 1) / n->rate + n->latency;
         pktq_pop(q);
-        pktq_push(&n->dst[d], &out);
         if (n->on_arrive)
-            n->on_arrive(n->ctx, d, &out);
+            n->on_arrive(n->ctx, d, out);
         if (n->on_depart)
             n->on_depart(n->ctx, s, now);
+        /* Its input port is taken for the rest of the tick: the next packet
+         * cannot go before the port frees (looking then is early enough). */
+        if (n->in_free[s] >= tick_end && q->n)
+            return n->in_free[s] / n->rate;
     }
 }
 

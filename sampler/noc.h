@@ -66,7 +66,6 @@ typedef struct noc {
     void (*on_depart)(void *ctx, uint32_t src, uint64_t tick);
     void *ctx;
     double flits;        /* flits delivered (real traffic) */
-    double flits_all;    /* flits delivered (incl. shadow, weighted) */
 } noc;
 
 /* src_pkts: max packets per source queue (0: bounded by flits only).

@@ -93,7 +93,6 @@ typedef struct sim_warp {
     uint32_t nx_mask;
     void *simt;          /* divergence-mechanism state */
     uint64_t age;        /* launch order (GTO, two-level) */
-    uint64_t fetch_free; /* no fetch before this cycle (SIM_NEVER: waits for an I-cache fill) */
     uint64_t fetch_line; /* l1i line it waits for (UINT64_MAX: for a free MSHR) */
     uint32_t ic_slot;    /* I-cache slot (set * ways + way) of its last hit: checked first */
 } sim_warp;
@@ -199,6 +198,7 @@ typedef struct sim_sm {
     sim_cta_slot *cta;       /* ctas_max slots */
     uint32_t ncta_slots, ctas;  /* slots, resident CTAs */
     uint64_t fetch_need[16]; /* warps that may fetch (bit per warp slot) */
+    uint64_t fetch_wait[16]; /* ... of those, warps waiting for an I-cache fill (fetch skips them) */
     uint32_t fetch_ptr, fetch_words;
     uint64_t fetch_next;     /* earliest cycle fetch has work again (after a stage) */
     sim_icache ic;
