@@ -47,7 +47,9 @@ int l2_init(l2_slice *s, uint32_t id, const gpu_config *cfg, const addrmap *am, 
     while (cap < cc->mshr_entries * s->c.nsect)
         cap <<= 1;
     s->fq = ge_malloc(cap * sizeof *s->fq, e);
-    if (!s->fq) {
+    /* the background's ghost lines (ghost_fill); untouched pages cost nothing */
+    s->ghost_of = s->fq ? ge_calloc((size_t)s->c.sets * s->c.ways, sizeof *s->ghost_of, e) : NULL;
+    if (!s->ghost_of) {
         l2_free(s);
         return -1;
     }
@@ -203,10 +205,6 @@ static int do_fill(l2_slice *s, const l2_env *env, const l2_fill *f, uint64_t no
  * ghosts: a mirrored access to a line that the other SMs share
  * (mem_detailed.c) stands for one line. */
 #define L2_GHOST_BIT 62
-typedef struct l2_ghosts {
-    uint64_t line, first; /* shadow line; its first ghost's number + 1 (0: none) */
-} l2_ghosts;
-
 static inline uint64_t ghost_tag(const cache *c, uint64_t number)
 {
     return (1ull << L2_GHOST_BIT) | (number * c->set_div);
@@ -217,9 +215,7 @@ static inline int ghost_line(const mem_pkt *p) { return p->weight > 1 && mem_lin
 static void ghost_fill(l2_slice *s, int line_slot, uint32_t n)
 {
     cache *c = &s->c;
-    if (!s->ghost_of)
-        s->ghost_of = calloc((size_t)c->sets * c->ways, sizeof *s->ghost_of); /* NULL: no touches */
-    if (s->ghost_of && line_slot >= 0)
+    if (line_slot >= 0)
         s->ghost_of[line_slot] = (l2_ghosts){c->tag[line_slot], s->ghosts + 1};
     for (uint32_t g = 0; g < n; g++) {
         uint64_t ghost = ghost_tag(c, s->ghosts++);
@@ -234,8 +230,7 @@ static void ghost_fill(l2_slice *s, int line_slot, uint32_t n)
 static void ghost_touch(l2_slice *s, int line_slot, uint32_t n)
 {
     cache *c = &s->c;
-    if (!s->ghost_of || line_slot < 0 || !s->ghost_of[line_slot].first ||
-        s->ghost_of[line_slot].line != c->tag[line_slot])
+    if (line_slot < 0 || !s->ghost_of[line_slot].first || s->ghost_of[line_slot].line != c->tag[line_slot])
         return;
     for (uint64_t g = 0, first = s->ghost_of[line_slot].first - 1; g < n; g++) {
         int slot = cache_find(c, ghost_tag(c, first + g));

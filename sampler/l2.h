@@ -71,6 +71,11 @@ typedef struct l2_stats {
 
 enum { L2_BLK_DRAM = 1, L2_BLK_REPLY = 2 };
 
+/* The ghost lines of a background mirror's line (l2.c, ghost_fill). */
+typedef struct l2_ghosts {
+    uint64_t line, first; /* the mirror's line; its first ghost's number + 1 (0: none) */
+} l2_ghosts;
+
 typedef struct l2_slice {
     uint32_t id, channel;
     cache c;
@@ -83,7 +88,7 @@ typedef struct l2_slice {
     uint64_t wake;           /* earliest tick with work */
     uint8_t blocked;         /* L2_BLK_*: waiting for room elsewhere (not polled) */
     uint64_t ghosts;         /* ghost lines installed (background mode; l2.c ghost_fill) */
-    struct l2_ghosts *ghost_of; /* [slot]: the ghosts of the shadow line there (lazy) */
+    l2_ghosts *ghost_of;     /* [slot]: the ghosts of the mirror line there */
     l2_stats st;
 } l2_slice;
 
