@@ -16,6 +16,7 @@
  * Times are thread CPU seconds, so they do not depend on what else runs.
  *
  *   bench_estimate [--workloads a,b] [--configs x,y] [--threads N] [--csv FILE]
+ *                  [--size NAME=N[,NAME=N...]]   (sizes other than the defaults)
  *                  [--background 0|1|2] [--sample-sms N]   (hybrid-mode options)
  */
 #include <gsl/gsl_statistics_double.h>
@@ -37,6 +38,32 @@
 static const char *const scheds[NSCHED] = {"lrr", "gto"};
 static const double l1_factor[NL1] = {0.5, 1.0, 2.0};
 static int background = 1, sample_sms = 1;
+static const char *size_list; /* --size: "name=N,name=N" */
+
+/* The size for workload w: its entry in --size, else its default. */
+static uint32_t size_for(const wl_desc *w)
+{
+    size_t n = strlen(w->name);
+    for (const char *p = size_list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, w->name, n) && p[n] == '=')
+            return (uint32_t)strtoul(p + n + 1, NULL, 10);
+    return w->default_size;
+}
+
+/* --size must be a list of NAME=N with suite workload names and N > 0. */
+static int sizes_valid(const char *list)
+{
+    for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+        const char *eq = strchr(p, '=');
+        const wl_desc *const *w = suite_all();
+        while (eq && *w && (strlen((*w)->name) != (size_t)(eq - p) || strncmp(p, (*w)->name, eq - p)))
+            w++;
+        char *end;
+        if (!eq || !*w || strtoul(eq + 1, &end, 10) == 0 || (*end && *end != ','))
+            return 0;
+    }
+    return 1;
+}
 
 static double cpu_now(void)
 {
@@ -134,7 +161,7 @@ static void *worker(void *arg)
 static int build_profile(const wl_desc *w, size_t keep_all, profile *p, double *secs, ge_err *e)
 {
     ws_source *src;
-    wl_params wp = {w->default_size, 1};
+    wl_params wp = {size_for(w), 1};
     double t0 = cpu_now();
     if (suite_source_open(w, &wp, &src, e))
         return -1;
@@ -142,7 +169,7 @@ static int build_profile(const wl_desc *w, size_t keep_all, profile *p, double *
     prof_options_default(&po);
     if (keep_all)
         po.keep_all_bytes = keep_all;
-    int rc = prof_build(src, &po, w->name, w->default_size, 1, p, e);
+    int rc = prof_build(src, &po, w->name, wp.size, 1, p, e);
     ws_close(src);
     *secs = cpu_now() - t0;
     return rc;
@@ -195,9 +222,11 @@ int main(int argc, char **argv)
             background = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sample-sms") && i + 1 < argc)
             sample_sms = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc && sizes_valid(argv[i + 1]))
+            size_list = argv[++i];
         else {
             fprintf(stderr, "usage: bench_estimate [--workloads a,b] [--configs x,y] [--threads N] [--csv FILE] "
-                            "[--background 0|1|2] [--sample-sms N]\n");
+                            "[--size NAME=N,...] [--background 0|1|2] [--sample-sms N]\n");
             return 2;
         }
     }
@@ -213,7 +242,7 @@ int main(int argc, char **argv)
 
     printf("bench_estimate: model / hybrid / full on %d configs x %d schedulers x %d L1 sizes per workload\n",
            ncfg, NSCHED, NL1);
-    printf("%-20s %7s %5s %8s %8s %8s %8s %8s %8s %8s %9s %9s %9s %8s %8s\n", "workload", "kernels", "pts",
+    printf("%-20s %8s %7s %5s %8s %8s %8s %8s %8s %8s %8s %9s %9s %9s %8s %8s\n", "workload", "size", "kernels", "pts",
            "model%", "max%", "hyb%", "max%", "rho_m", "rho_h", "err_est%", "full_s/pt", "hyb_s/pt", "mod_ms/pt",
            "x_hyb", "x_model");
     errs all = {0};
@@ -302,8 +331,8 @@ int main(int argc, char **argv)
                     rho_h_min = rh;
             }
         }
-        printf("%-20s %7u %5zu %8.2f %8.2f %8.2f %8.2f %8.3f %8.3f %8.2f %9.3f %9.3f %9.3f %8.1f %8.0f\n", w->name,
-               p.nkernels, ok, we.n ? 100 * we.sum_model / we.n : NAN, 100 * we.max_model,
+        printf("%-20s %8u %7u %5zu %8.2f %8.2f %8.2f %8.2f %8.3f %8.3f %8.2f %9.3f %9.3f %9.3f %8.1f %8.0f\n",
+               w->name, size_for(w), p.nkernels, ok, we.n ? 100 * we.sum_model / we.n : NAN, 100 * we.max_model,
                we.n ? 100 * we.sum_hybrid / we.n : NAN, 100 * we.max_hybrid, rm, rh, ok ? 100 * est / ok : NAN,
                ok ? tf_sum / ok : NAN, ok ? th_sum / ok : NAN, ok ? 1e3 * tmo_sum / ok : NAN,
                th_sum > 0 ? tf_sum / th_sum : NAN, tmo_sum > 0 ? tf_sum / tmo_sum : NAN);
