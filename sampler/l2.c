@@ -47,7 +47,7 @@ int l2_init(l2_slice *s, uint32_t id, const gpu_config *cfg, const addrmap *am, 
     while (cap < cc->mshr_entries * s->c.nsect)
         cap <<= 1;
     s->fq = ge_malloc(cap * sizeof *s->fq, e);
-    /* the background's ghost lines (ghost_fill); untouched pages cost nothing */
+    /* the background's ghost lines (ghost_fill): 16 bytes per line slot */
     s->ghost_of = s->fq ? ge_calloc((size_t)s->c.sets * s->c.ways, sizeof *s->ghost_of, e) : NULL;
     if (!s->ghost_of) {
         l2_free(s);
