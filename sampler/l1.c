@@ -108,7 +108,10 @@ static inline int done_less(const l1_done *a, const l1_done *b)
     return a->ready < b->ready || (a->ready == b->ready && a->seq < b->seq);
 }
 
-static void heap_push(l1_unit *u, uint64_t ready, uint64_t issue, uint32_t token)
+/* `timed`: a data-cache load (not an atomic, nor a constant or texture
+ * load), whose latency goes into lat_sum -- the latency the analytical
+ * model's global-load latency stands for (calib/hybrid.c compares them). */
+static void heap_push(l1_unit *u, uint64_t ready, uint64_t issue, uint32_t token, int timed)
 {
     uint32_t i = u->hn++;
     l1_done d = {ready, u->seq++, issue, token};
@@ -120,8 +123,10 @@ static void heap_push(l1_unit *u, uint64_t ready, uint64_t issue, uint32_t token
         i = p;
     }
     u->heap[i] = d;
-    u->st.lat_sum += (double)(ready - issue);
-    u->st.lat_count++;
+    if (timed) {
+        u->st.lat_sum += (double)(ready - issue);
+        u->st.lat_count++;
+    }
 }
 
 int l1_pop(l1_unit *u, uint64_t now, uint32_t *token)
@@ -228,7 +233,7 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
     if (!miss) {
         lc->port_free = pend_end;
         cache_touch(c, (uint32_t)slot);
-        heap_push(u, ready, now, a->token);
+        heap_push(u, ready, now, a->token, ci == L1_DATA);
         u->tokens++;
         u->st.rd_hit[ci] += n_req;
         if (ci == L1_DATA)
@@ -438,7 +443,7 @@ void l1_fill(l1_unit *u, const mem_pkt *p, uint64_t now)
         return;
     for (uint32_t k = 0; k < en->ntargets; k++) {
         const l1_target *t = mshr_target(&lc->m, (int)p->mshr, k);
-        heap_push(u, now, t->issue, t->token);
+        heap_push(u, now, t->issue, t->token, p->cache == L1_DATA && p->kind != PKT_ATOMIC);
     }
     mshr_release(&lc->m, (int)p->mshr);
 }

@@ -77,7 +77,7 @@ typedef struct l1_done {
 typedef struct l1_stats {
     double rd_hit[L1_NCACHES], rd_miss[L1_NCACHES], wr_hit, wr_miss;
     double load_sectors, load_hits; /* data cache loads (for hit rates) */
-    double lat_sum, lat_count;      /* completed loads/atomics */
+    double lat_sum, lat_count;      /* completed data-cache loads (not atomics, constant or texture) */
 } l1_stats;
 
 typedef struct l1_unit {

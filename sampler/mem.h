@@ -54,7 +54,7 @@ typedef struct sim_mem_stats {
     double l2_load_sectors, l2_load_hits;
     double dram_row_hits, dram_row_accesses;
     double dram_busy_cycles, dram_cycles; /* data-bus busy vs elapsed, summed over channels */
-    double load_latency_sum, load_count;   /* core cycles from access to completion */
+    double load_latency_sum, load_count;   /* data-cache loads: core cycles from access to completion */
 } sim_mem_stats;
 
 typedef struct sim_mem sim_mem;

@@ -92,7 +92,8 @@ typedef struct sim_detail {
     double lsu_retry_cycles;      /* cycles the LSU's access was refused by memory (MSHR/queue full) */
     double lsu_busy_stalls;       /* scheduler-cycles charged structural because the LSU was busy */
     double rf_conflict_cycles;    /* operand-read cycles lost to register-file bank conflicts */
-    double mem_load_latency;      /* memory system's view: access -> completion, avg over lines */
+    double mem_load_latency;      /* memory system's view of global/local loads (data cache; not atomics,
+                                     constant or texture): access -> completion, avg over lines */
     double l1_load_sectors, l1_load_hits, l2_load_sectors, l2_load_hits;
     double dram_row_hits, dram_row_accesses;
     size_t ncta;
