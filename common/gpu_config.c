@@ -567,6 +567,12 @@ double gcfg_dram_bandwidth_gbs(const gpu_config *c)
     return c->dram.channels * (c->dram.bus_bits / 8.0) * c->dram.data_rate * c->gpu.dram_clock_mhz * 1e6 / 1e9;
 }
 
+void gcfg_code_scale(const gpu_config *c, uint32_t binary_version, uint32_t *num, uint32_t *den)
+{
+    *den = binary_version && binary_version < 70 ? 8 : 16;
+    *num = c->sm.inst_bytes ? c->sm.inst_bytes : (c->gpu.compute_capability < 70 ? 8 : 16);
+}
+
 double gcfg_fp32_peak_gflops(const gpu_config *c)
 {
     /* A unit retires one warp instruction (32 lanes) every ii cycles; FMA = 2 flops. */

@@ -158,6 +158,15 @@ void gcfg_write(const gpu_config *cfg, FILE *out);
 double gcfg_dram_bandwidth_gbs(const gpu_config *cfg); /* theoretical peak */
 double gcfg_fp32_peak_gflops(const gpu_config *cfg);
 
+/* Where code lives in this GPU's I-cache: an instruction at stream pc
+ * `pc` sits at byte pc * num / den.  A stream's pcs follow its binary's
+ * instruction size (8 B below sm_70, 16 B from sm_70; the PTX front-end's
+ * index x 16); the I-cache holds the config's (sm.inst_bytes, or 8 B below
+ * compute capability 7.0 and 16 B from it), as if the kernel were compiled
+ * for this GPU.  The simulator's fetch and the model's start-up both use
+ * this rule. */
+void gcfg_code_scale(const gpu_config *cfg, uint32_t binary_version, uint32_t *num, uint32_t *den);
+
 /* ---- schema access, for tools (importer, sweeps) ---- */
 typedef enum { GCFG_INT, GCFG_FLOAT, GCFG_STRING } gcfg_type;
 

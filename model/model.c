@@ -396,8 +396,16 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     /* Start-up: the I-caches are cold at every kernel launch and fetch has
      * no prefetcher, so each executed code line costs a miss on the critical
      * path; the first kernel finds its code in DRAM, later ones in the L2
-     * (the simulator keeps code lines in L2 across kernels). */
-    double startup = pk->code_lines * (k == 0 ? path.dram : path.l2);
+     * (the simulator keeps code lines in L2 across kernels).  The profile
+     * counts 128-byte lines of the stream's pcs; the I-cache holds this
+     * GPU's instruction size in its own line size (gcfg_code_scale), so a
+     * Fermi-class GPU (8-byte instructions) fetches half the lines of a
+     * PTX stream (16 bytes per instruction). */
+    uint32_t code_num, code_den;
+    gcfg_code_scale(cfg, pk->binary_version, &code_num, &code_den);
+    double l1i_line = cfg->l1i.line_bytes ? cfg->l1i.line_bytes : 128;
+    double code_lines = pk->code_lines > 0 ? fmax(1, pk->code_lines * 128.0 * code_num / code_den / l1i_line) : 0;
+    double startup = code_lines * (k == 0 ? path.dram : path.l2);
 
     /* replay representative warps; iterate latency <-> DRAM queueing */
     model_warp_time wt[64];
@@ -607,6 +615,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         d->t_sm = t_sm;
         d->t_cta = mp->sm_scale * t_cta;
         d->t_tail = mp->sm_scale * t_tail;
+        d->startup = startup;
         d->t_dram = t_dram;
         d->t_l2 = t_l2;
         d->t_noc = t_noc;

@@ -204,8 +204,7 @@ int sim_set_sampling(sim_gpu *g, uint32_t active_sms, int background, ge_err *e)
 /* Code address of an instruction = pc * num / den (sm.h, pc_num). */
 static void code_scale(const sim_gpu *g, const ws_kernel *k, uint32_t *num, uint32_t *den)
 {
-    *den = k->binary_version && k->binary_version < 70 ? 8 : 16;
-    *num = g->cfg.sm.inst_bytes ? g->cfg.sm.inst_bytes : (g->cfg.gpu.compute_capability < 70 ? 8 : 16);
+    gcfg_code_scale(&g->cfg, k->binary_version, num, den);
 }
 
 size_t sim_l2_preload(sim_gpu *g, const uint64_t *lines, const uint8_t *sectors, size_t n)

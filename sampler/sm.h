@@ -240,10 +240,8 @@ struct sim_gpu {
     uint64_t age_clock;
     /* current kernel */
     const ws_kernel *k;
-    /* Code address of an instruction = pc * pc_num / pc_den: the stream's
-     * pcs follow its own instruction size (8 B below sm_70, 16 B from sm_70,
-     * and the PTX front-end's index x 16), the I-cache holds the config's
-     * (sm.inst_bytes), as if the kernel were compiled for this GPU. */
+    /* Code address of an instruction = pc * pc_num / pc_den
+     * (gcfg_code_scale: the stream's instruction size to the config's). */
     uint32_t pc_num, pc_den;
     uint64_t kstart;
     occupancy occ;

@@ -417,6 +417,51 @@ static void test_tail(void **st)
     }
 }
 
+/* Start-up: 39 instructions of a PTX stream (16-byte pcs; synth.c puts them
+ * at 16..624) span 5 lines of 128 bytes; an I-cache of 8-byte instructions holds them in 2.5 lines, one
+ * of 64-byte lines in 10 (gcfg_code_scale).  The start-up is the code lines
+ * times the same fetch latency, so the ratios are exact. */
+static void test_startup_code_lines(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    prof_options o;
+    prof_options_default(&o);
+    synth_source s;
+    synth_init(&s, "code", 1, 32, 16);
+    for (int i = 0; i < 38; i++)
+        synth_add(&s, 0, 0, ISA_OP_INT_ALU, 0xffffffffu);
+    synth_add(&s, 0, 0, ISA_OP_EXIT, 0xffffffffu);
+    profile p;
+    assert_int_equal(prof_build(&s.base, &o, "code", 0, 1, &p, &e), 0);
+    if (p.k[0].code_lines != 5)
+        fail_msg("code lines %.0f, want 5", p.k[0].code_lines);
+    static const struct {
+        uint32_t inst_bytes, line_bytes;
+        double lines;
+    } c[] = {{16, 128, 5}, {8, 128, 2.5}, {16, 64, 10}};
+    double per_line = 0;
+    for (int i = 0; i < 3; i++) {
+        gpu_config x = cfg;
+        x.sm.inst_bytes = c[i].inst_bytes;
+        x.l1i.line_bytes = c[i].line_bytes;
+        x.l1i.sets = x.l1i.size_bytes / (x.l1i.ways * c[i].line_bytes);
+        kresult r;
+        model_detail d;
+        assert_int_equal(model_kernel(&x, "gto", &p, 0, NULL, NULL, &r, &d, &e), 0);
+        if (i == 0)
+            per_line = d.startup / c[i].lines;
+        if (fabs(d.startup - per_line * c[i].lines) > 1e-6 * per_line)
+            fail_msg("inst %u B, line %u B: start-up %.1f, want %.1f lines x %.1f", c[i].inst_bytes,
+                     c[i].line_bytes, d.startup, c[i].lines, per_line);
+    }
+    assert_true(per_line > 100); /* the first kernel fetches its code from DRAM */
+    prof_free(&p);
+    synth_free(&s);
+}
+
 /* Partition camping: lines 8 apart all land on slice 0 of a linear 8-slice
  * map, and spread evenly under the 8-slice XOR hash (line 8c -> slice
  * (c mod 8) XOR (c / 8 mod 8): each slice twice per 16 CTAs). */
@@ -592,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_profiler_atomics), cmocka_unit_test(test_profiler_camping),
         cmocka_unit_test(test_profiler_inherit),
         cmocka_unit_test(test_tail),
+        cmocka_unit_test(test_startup_code_lines),
         cmocka_unit_test(test_camping_factor),
         cmocka_unit_test(test_dram_efficiency),
     };
