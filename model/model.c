@@ -404,7 +404,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     uint32_t code_num, code_den;
     gcfg_code_scale(cfg, pk->binary_version, &code_num, &code_den);
     double l1i_line = cfg->l1i.line_bytes ? cfg->l1i.line_bytes : 128;
-    double code_lines = pk->code_lines > 0 ? fmax(1, pk->code_lines * 128.0 * code_num / code_den / l1i_line) : 0;
+    /* (code starts at a line boundary, so a partly used last line counts) */
+    double code_lines = ceil(pk->code_lines * 128.0 * code_num / code_den / l1i_line - 1e-9);
     double startup = code_lines * (k == 0 ? path.dram : path.l2);
 
     /* replay representative warps; iterate latency <-> DRAM queueing */
