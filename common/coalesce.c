@@ -27,6 +27,45 @@ static inline int merge(co_line *out, int n, int8_t *where, uint64_t line, uint3
     return n + 1;
 }
 
+/* Do the active lanes, in lane order, touch consecutive ranges (lane k of
+ * the mask at addr0 + k * size) or all the same one?  Then their union is
+ * the one range [*lo, *hi]: unit-stride and uniform (broadcast) accesses,
+ * the common cases, which the general loop below pays for lane by lane.  A
+ * gather fails at its second or third lane. */
+static int contiguous(uint32_t mask, const uint64_t *addr, uint32_t size, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t a0 = addr[__builtin_ctz(mask)], next = a0;
+    uint32_t rest = mask & (mask - 1);
+    uint64_t step = rest && addr[__builtin_ctz(rest)] == a0 ? 0 : size;
+    for (uint32_t m = rest; m; m &= m - 1) {
+        next += step;
+        if (addr[__builtin_ctz(m)] != next)
+            return 0;
+    }
+    uint64_t end = (step ? next : a0) + size; /* one past the last byte */
+    if (end <= a0) /* wrapped: the general loop clamps */
+        return 0;
+    *lo = a0;
+    *hi = end - 1;
+    return 1;
+}
+
+/* The lines and sectors of the byte range [lo, hi], in address order
+ * (= first-touch order of a contiguous access). */
+static int range_lines(uint64_t lo, uint64_t hi, int ssh, int per, co_line *out)
+{
+    uint32_t last_sector = (1u << per) - 1;
+    uint64_t s_lo = lo >> ssh, s_hi = hi >> ssh;
+    int n = 0;
+    for (uint64_t line = s_lo >> per; line <= s_hi >> per && n < CO_MAX_LINES; line++) {
+        uint32_t first = line == s_lo >> per ? (uint32_t)(s_lo & last_sector) : 0;
+        uint32_t last = line == s_hi >> per ? (uint32_t)(s_hi & last_sector) : last_sector;
+        out[n].line = line;
+        out[n++].sectors = (uint32_t)(((2ull << last) - 1) & ~((1ull << first) - 1));
+    }
+    return n;
+}
+
 int co_coalesce(uint32_t mask, const uint64_t *addr, uint32_t size, uint32_t line_bytes, uint32_t sector_bytes,
                 co_line out[CO_MAX_LINES])
 {
@@ -34,6 +73,9 @@ int co_coalesce(uint32_t mask, const uint64_t *addr, uint32_t size, uint32_t lin
     uint32_t smask = (1u << per) - 1;
     if (size == 0)
         size = 1;
+    uint64_t lo, hi;
+    if (mask && contiguous(mask, addr, size, &lo, &hi))
+        return range_lines(lo, hi, ssh, per, out);
     int n = 0;
     int8_t where[CO_HASH];
     memset(where, -1, sizeof where);
