@@ -44,6 +44,11 @@ static inline uint64_t mem_line_home(uint64_t line) { return line & ((1ull << ME
  * no popcnt instruction, and __builtin_popcount then calls libgcc). */
 static inline uint32_t mem_popc(uint32_t m)
 {
+    /* Most masks are one line's four sectors: their counts are the nibbles
+     * of one constant, cheaper than the general bit-twiddling below (which
+     * was 2% of the host instructions of a V100 spmv_csr run). */
+    if (m < 16)
+        return (uint32_t)(0x4332322132212110ull >> (m * 4)) & 0xF;
     m = m - ((m >> 1) & 0x55555555u);
     m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
     return (((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
