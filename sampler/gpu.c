@@ -201,12 +201,6 @@ int sim_set_sampling(sim_gpu *g, uint32_t active_sms, int background, ge_err *e)
     return 0;
 }
 
-/* Code address of an instruction = pc * num / den (sm.h, pc_num). */
-static void code_scale(const sim_gpu *g, const ws_kernel *k, uint32_t *num, uint32_t *den)
-{
-    gcfg_code_scale(&g->cfg, k->binary_version, num, den);
-}
-
 size_t sim_l2_preload(sim_gpu *g, const uint64_t *lines, const uint8_t *sectors, size_t n)
 {
     if (!g->mem->ops->preload || g->cfg.l1d.line_bytes != 128)
@@ -223,7 +217,7 @@ static int cmp_u64(const void *a, const void *b)
 size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *ctas, size_t n)
 {
     uint32_t num, den, l1i = g->cfg.l1i.line_bytes, l1d = g->cfg.l1d.line_bytes;
-    code_scale(g, k, &num, &den);
+    gcfg_code_scale(&g->cfg, k->binary_version, &num, &den);
     uint32_t parts = l1i > l1d ? l1i / l1d : 1;
     size_t cnt = 0, cap = 0, got = 0;
     uint64_t *lines = NULL;
@@ -307,7 +301,7 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
     if (occ_compute(&g->cfg, k, &g->occ, e))
         return -1;
     g->k = k;
-    code_scale(g, k, &g->pc_num, &g->pc_den);
+    gcfg_code_scale(&g->cfg, k->binary_version, &g->pc_num, &g->pc_den);
     g->kstart = g->now;
     g->resident_ctas = 0;
     g->last_retire = g->kstart;
