@@ -248,6 +248,38 @@ double mm_atomic_busiest_slice(const gpu_config *cfg, const prof_kernel *pk, dou
     return hot > each ? hot : each;
 }
 
+/* The p-norm overlap of an SM time with a share of the memory bounds. */
+static double overlap(double pw, double t_sm, double share, double t_dram, double t_l2, double t_noc)
+{
+    return pow(pow(t_sm, pw) + pow(share * t_dram, pw) + pow(share * t_l2, pw) + pow(share * t_noc, pw), 1.0 / pw);
+}
+
+/*
+ * LRR's tail.  The model spreads a kernel's CTAs evenly, the busiest SM
+ * running ceil(CTAs / SMs): true when an SM's CTAs finish one by one and
+ * each freed slot takes the next CTA (GTO retires the oldest warps first),
+ * and when SMs finish a wave in the same cycle, since the CTA scheduler
+ * then deals the next CTAs out one per SM (sampler/cta_sched.c).  Under LRR
+ * an SM's CTAs advance in lock-step and finish together; when SMs finish at
+ * different times -- a kernel bound by a shared memory resource, whose
+ * SMs' progress the contention decouples -- the first SMs to finish take c
+ * CTAs each, and the R < c x SMs CTAs left after the full waves run on
+ * ceil(R / c) SMs at full occupancy while the others idle (histogram_global
+ * on GTX 480: 30 CTAs on 5 of 15 SMs, its hot L2 slice idle 22% of the
+ * time).  This gives that placement: *full waves, a last generation of
+ * *rem CTAs on *tail_sms SMs; *tail_sms = 0 if the tail fills every SM.
+ */
+static void lrr_tail_of(double ctas, double c, double active, double *full, double *rem, double *tail_sms)
+{
+    double wave = c * active;
+    double waves = ceil(ctas / wave - 1e-9);
+    double last = ctas - (waves - 1) * wave;
+    double sms = ceil(last / c - 1e-9);
+    *full = waves - 1;
+    *rem = fmin(c, last);
+    *tail_sms = waves > 1 && sms < active ? sms : 0;
+}
+
 int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p, uint32_t k,
                  const model_params *mp, const model_scenario *sc, kresult *out, model_detail *d, ge_err *e)
 {
@@ -443,6 +475,11 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
                 model_replay_plan_free(&plan[x]);
             return -1;
         }
+    double full = 0, rem = 0, tail_sms = 0; /* the busiest SM's generations (see lrr_tail_of) */
+    double lrr_full, lrr_rem, lrr_sms;
+    lrr_tail_of(ctas, c, active, &lrr_full, &lrr_rem, &lrr_sms);
+    if (pol != MODEL_LRR)
+        lrr_sms = 0;
     double load_prev = 0, atomic_prev = 0; /* the latencies wt[] was replayed with (when replayed) */
     int replayed = 0, rc = 0;
     for (int it = 0; it < MODEL_FIXPOINT_ITERS; it++) {
@@ -473,8 +510,9 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             load_prev = lat, atomic_prev = atomic;
             replayed = 1;
         }
-        double full = floor(per_sm / c + 1e-9);
-        double rem = per_sm - full * c;
+        full = floor(per_sm / c + 1e-9);
+        rem = per_sm - full * c;
+        tail_sms = 0;
         generation(cfg, pk, pol, wt, ww, nw, &t, c, lat, miss_lines_per_warp, port_per_warp, &gfull);
         if (rem > 0.5)
             generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, port_per_warp, &gpart);
@@ -496,10 +534,20 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         t_sm = mp->sm_scale * fmax(t_gens, t_tail);
         if (gfull.t > 0) /* lines the SM looks up per cycle in steady state */
             lsu_rate = fmin(LSU_LINES_PER_CYCLE, c * pk->warps_per_cta * (t.warps > 0 ? load_lines / t.warps : 0) / gfull.t);
-        gens = full + (rem > 0.5 ? rem / c : 0);
         double pw = mp->overlap;
         /* the start-up precedes any memory traffic, so it adds to the overlapped part */
-        total = startup + pow(pow(t_sm, pw) + pow(t_dram, pw) + pow(t_l2, pw) + pow(t_noc, pw), 1.0 / pw);
+        total = startup + overlap(pw, t_sm, 1, t_dram, t_l2, t_noc);
+        if (lrr_sms > 0 && t_tail <= t_gens && fmax(t_dram, fmax(t_l2, t_noc)) > t_sm) {
+            /* LRR's tail on few SMs after the full waves: each phase
+             * overlaps its own share of the memory work */
+            full = lrr_full, rem = lrr_rem, tail_sms = lrr_sms;
+            generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, port_per_warp, &gpart);
+            double f = full * c * active / ctas;
+            t_sm = mp->sm_scale * (full * gfull.t + gpart.t);
+            total = startup + overlap(pw, mp->sm_scale * full * gfull.t, f, t_dram, t_l2, t_noc) +
+                    overlap(pw, mp->sm_scale * gpart.t, 1 - f, t_dram, t_l2, t_noc);
+        }
+        gens = full + (rem > 0.5 ? rem / c : 0);
         double nrho = total > startup ? t_dram * dram_eff / (total - startup) : 0;
         if (it > 1 && fabs(nrho - rho) < 1e-4)
             break;
@@ -535,18 +583,23 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     /* CPI stack over all schedulers of all SMs */
     double sched = cfg->sm.schedulers;
     double all = total * sched * sms;
-    double active_cycles = t_sm * sched * active; /* start-up cycles fall to idle (nothing fetched) */
+    /* SMs running the last generation (all, unless an LRR tail), and the
+     * cycles SMs are busy, summed over SMs (the start-up's fall to idle:
+     * nothing is fetched yet) */
+    double last_sms = tail_sms > 0 ? tail_sms : active;
+    double sm_cycles = tail_sms > 0 ? mp->sm_scale * (full * gfull.t * active + gpart.t * last_sms) : t_sm * active;
+    double active_cycles = sm_cycles * sched;
     double busy = active_cycles - t.insts;
     if (busy < 0)
         busy = 0;
-    double ms = mp->sm_scale * (gfull.mem_stall * floor(per_sm / c + 1e-9) + gpart.mem_stall) * sched * active;
-    double ds = mp->sm_scale * (gfull.dep_stall * floor(per_sm / c + 1e-9) + gpart.dep_stall) * sched * active;
+    double ms = mp->sm_scale * (gfull.mem_stall * full * active + gpart.mem_stall * last_sms) * sched;
+    double ds = mp->sm_scale * (gfull.dep_stall * full * active + gpart.dep_stall * last_sms) * sched;
     double st = 0;
     if (gfull.t > gfull.t_int)
-        st += (gfull.t - gfull.t_int) * floor(per_sm / c + 1e-9);
+        st += (gfull.t - gfull.t_int) * full * active;
     if (gpart.t > gpart.t_int)
-        st += gpart.t - gpart.t_int;
-    st *= mp->sm_scale * sched * active;
+        st += (gpart.t - gpart.t_int) * last_sms;
+    st *= mp->sm_scale * sched;
     double parts = ms + ds + st;
     double scale = parts > busy && parts > 0 ? busy / parts : 1;
     out->stall[KR_ISSUED] = t.insts;
@@ -559,7 +612,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     /* activity counters */
     act_counters *a = &out->act;
     a->c[ACT_CYCLES] = total;
-    a->c[ACT_ACTIVE_SM_CYCLES] = (t_sm + startup) * active;
+    a->c[ACT_ACTIVE_SM_CYCLES] = sm_cycles + startup * active;
     a->c[ACT_WARP_INSTS] = t.insts;
     a->c[ACT_THREAD_INSTS] = t.lanes;
     a->c[ACT_IBUFFER_WRITES] = t.insts;

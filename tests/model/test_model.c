@@ -417,6 +417,54 @@ static void test_tail(void **st)
     }
 }
 
+/* LRR's tail: on 2 SMs of 32 CTAs each (V100's CTA limit for 2-warp CTAs),
+ * 96 equal CTAs are a full wave and 32 left over.  GTO spreads those, 16
+ * per SM, so the busiest SM runs 1.5 generations.  So does LRR while the
+ * kernel is bound by its SMs (they finish the wave together and the CTA
+ * scheduler deals the rest out one per SM); with a 1-bit DRAM bus it
+ * is bound by DRAM, an SM's CTAs finish together but the SMs do not, and
+ * the first SM to finish takes all 32: a second full generation on one SM
+ * while the other idles, which takes longer.  At 128 CTAs (two whole
+ * waves) every case runs 2 generations. */
+static void test_lrr_tail(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    cfg.gpu.sm_count = 2;
+    prof_options o;
+    prof_options_default(&o);
+    static const struct {
+        uint32_t ctas;
+        int slow_dram;
+        double gto, lrr;
+    } c[] = {{96, 0, 1.5, 1.5}, {96, 1, 1.5, 2}, {128, 1, 2, 2}};
+    for (int i = 0; i < 3; i++) {
+        gpu_config x = cfg;
+        if (c[i].slow_dram)
+            x.dram.bus_bits = 1;
+        synth_source s;
+        synth_init(&s, "lrrtail", c[i].ctas, 64, 16);
+        for (uint32_t k = 0; k < c[i].ctas; k++)
+            add_rounds(&s, k, 1);
+        profile p;
+        assert_int_equal(prof_build(&s.base, &o, "lrrtail", 0, 1, &p, &e), 0);
+        kresult rg, rl;
+        model_detail dg, dl;
+        assert_int_equal(model_kernel(&x, "gto", &p, 0, NULL, NULL, &rg, &dg, &e), 0);
+        assert_int_equal(model_kernel(&x, "lrr", &p, 0, NULL, NULL, &rl, &dl, &e), 0);
+        if (fabs(dg.generations - c[i].gto) > 1e-9 || fabs(dl.generations - c[i].lrr) > 1e-9)
+            fail_msg("%u CTAs, slow DRAM %d: generations gto %.3f lrr %.3f, want %.3f %.3f", c[i].ctas,
+                     c[i].slow_dram, dg.generations, dl.generations, c[i].gto, c[i].lrr);
+        if (c[i].lrr > c[i].gto && !(rl.cycles > rg.cycles))
+            fail_msg("%u CTAs: lrr %.0f cycles, gto %.0f: the LRR tail should take longer", c[i].ctas, rl.cycles,
+                     rg.cycles);
+        prof_free(&p);
+        synth_free(&s);
+    }
+}
+
 /* Start-up: 39 instructions of a PTX stream (16-byte pcs; synth.c puts them
  * at 16..624) span 5 lines of 128 bytes; an I-cache of 8-byte instructions
  * holds them in 2.5 lines, i.e. 3 fetched lines, one of 64-byte lines in 10
@@ -639,6 +687,7 @@ int main(void)
         cmocka_unit_test(test_profiler_inherit),
         cmocka_unit_test(test_tail),
         cmocka_unit_test(test_startup_code_lines),
+        cmocka_unit_test(test_lrr_tail),
         cmocka_unit_test(test_camping_factor),
         cmocka_unit_test(test_dram_efficiency),
     };
