@@ -360,7 +360,11 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double spl_rows = pk->load_footprint_lines > 0 ? pk->load_footprint_sectors / pk->load_footprint_lines : 0;
     double spl_rr = fmin(4, fmax(spl_r, spl_rows));
     double spl_w = pk->store_footprint_lines > 0 ? pk->store_footprint_sectors / pk->store_footprint_lines : 4;
-    double rh_r = rh_stream * (spl_rr - 1) / 3.0, rh_w = rh_stream * (spl_w - 1) / 3.0;
+    /* (those are per access; the DRAM model counts per burst, and the later
+     * bursts of an access hit its row) */
+    double bursts_r = mm_dram_bursts(cfg, fmax(1, spl_r)), bursts_w = mm_dram_bursts(cfg, fmax(1, spl_w));
+    double rh_r = 1 - (1 - rh_stream * (spl_rr - 1) / 3.0) / bursts_r;
+    double rh_w = 1 - (1 - rh_stream * (spl_w - 1) / 3.0) / bursts_w;
     if (mp->row_hit >= 0)
         rh_r = rh_w = mp->row_hit;
     mp = &mpl;
@@ -378,9 +382,10 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double dram_bytes = (dram_read_sec + dram_write_sec) * 32.0;
     mm_dram_mix mix = {dram_read_sec, spl_r, rh_r, dram_write_sec, spl_w, rh_w};
     double dram_eff = mp->dram_efficiency > 0 ? mp->dram_efficiency : mm_dram_efficiency(cfg, &mix);
+    /* accesses of spl sectors, each of whole bursts */
+    double acc_r = dram_read_sec / fmax(1, spl_r), acc_w = dram_write_sec / fmax(1, spl_w);
     if (mp->row_hit < 0 && dram_read_sec + dram_write_sec > 0)
-        mpl.row_hit = (dram_read_sec / spl_r * rh_r + dram_write_sec / spl_w * rh_w) /
-                      (dram_read_sec / spl_r + dram_write_sec / spl_w);
+        mpl.row_hit = (acc_r * bursts_r * rh_r + acc_w * bursts_w * rh_w) / (acc_r * bursts_r + acc_w * bursts_w);
     else if (mp->row_hit < 0)
         mpl.row_hit = rh_r;
     mm_path path;
@@ -647,9 +652,9 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     a->c[ACT_L2_WRITE_MISSES] = (store_mv + atom_mv) * (1 - H2s);
     a->c[ACT_NOC_FLITS] = noc_flits;
     a->c[ACT_MC_REQUESTS] = dram_read_sec + dram_write_sec;
-    a->c[ACT_DRAM_READS] = dram_read_sec * 32.0 / path.burst_bytes;
-    a->c[ACT_DRAM_WRITES] = dram_write_sec * 32.0 / path.burst_bytes;
-    a->c[ACT_DRAM_ACTIVATES] = (dram_read_sec + dram_write_sec) * (1 - mp->row_hit);
+    a->c[ACT_DRAM_READS] = acc_r * bursts_r;
+    a->c[ACT_DRAM_WRITES] = acc_w * bursts_w;
+    a->c[ACT_DRAM_ACTIVATES] = (acc_r * bursts_r + acc_w * bursts_w) * (1 - mp->row_hit);
     a->c[ACT_DRAM_PRECHARGES] = a->c[ACT_DRAM_ACTIVATES];
     for (int op = 0; op < ISA_OP_COUNT; op++) {
         a->op_lanes[op] = t.op_lanes[op];

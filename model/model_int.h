@@ -10,7 +10,6 @@
 typedef struct mm_path {
     double l1, l2, dram;   /* load latency when served by each level */
     double burst_core;     /* one DRAM burst on one channel, core cycles */
-    double burst_bytes;
     double dram_bw, l2_bw, noc_bw;
 } mm_path;
 
@@ -22,11 +21,17 @@ double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_s
 void mm_l2_hits(const profile *p, uint32_t k, const gpu_config *cfg, double concurrency, double *load,
                 double *store);
 void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m);
-/* DRAM traffic by kind: sectors, sectors per access and row-hit rate. */
+/* DRAM traffic by kind: sectors, sectors per access and row-hit rate.  The
+ * row-hit rate is per burst (column command), as the simulator counts it:
+ * an access of several bursts opens its row at most once. */
 typedef struct mm_dram_mix {
     double read_sectors, spl_r, rh_r;
     double write_sectors, spl_w, rh_w;
 } mm_dram_mix;
+
+/* Bursts (column commands) of an access of `sectors` sectors: whole bursts,
+ * at least one. */
+double mm_dram_bursts(const gpu_config *cfg, double sectors);
 
 /* Sustainable fraction of peak DRAM bandwidth for this traffic. */
 double mm_dram_efficiency(const gpu_config *cfg, const mm_dram_mix *x);

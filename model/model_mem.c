@@ -132,18 +132,23 @@ void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m)
     m->l2_bw = cfg->l2.slices * (double)cfg->l2.cache.sector_bytes * cfg->gpu.l2_clock_mhz / cfg->gpu.core_clock_mhz;
     m->noc_bw = cfg->l2.slices * (double)cfg->noc.flit_bytes * cfg->noc.port_flits_per_cycle *
                 cfg->gpu.icnt_clock_mhz / cfg->gpu.core_clock_mhz;
-    m->burst_bytes = cfg->dram.bus_bits / 8.0 * cfg->dram.burst_length;
 }
 
 /*
  * DRAM efficiency from the timing parameters.  Reads arrive as the sectors
  * of a line the L2 missed (spl_r per line), write-backs as the dirty
- * sectors of an evicted line (spl_w).  An access of s sectors needs s
- * bursts of data-bus time; with probability (1 - rh) it first needs a row
+ * sectors of an evicted line (spl_w).  An access of s sectors moves s
+ * sectors' bytes but holds the data bus for whole bursts, max(1, s x
+ * sector / burst bytes) of them (the controller rounds a request up to
+ * bursts: a 32-bit GDDR6 channel at BL16 or a 64-bit GDDR5 one at BL8
+ * moves 64 bytes, two sectors, per burst, so a lone sector takes as long as
+ * two).  rh is per burst, as the simulator counts it; the later bursts of
+ * an access find its row open, so an access of b bursts opens a row with
+ * probability b (1 - rh), and then it first needs a row
  * activation, and activations are limited to min(U banks / tRC, 1 / tRRD,
  * 4 / tFAW) per DRAM cycle (bank cycle time, activate-to-activate, the
  * four-activate window).  U is the share of time a bank is busy when the
- * controller's queue is full: its Q requests hold about N = Q (1 - rh) row
+ * controller's queue is full: its Q requests hold about N = Q x (openings per access) row
  * openings, spread over the B banks at random, and in a closed queueing
  * network of B identical servers with random routing each server is busy
  * N / (N + B - 1) of the time (Gordon & Newell, Operations Research 15(2),
@@ -154,33 +159,51 @@ void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m)
  * reads and writes turns the data bus around: write-to-read costs
  * tWL + burst + tWTR, read-to-write tCL + burst + 2 - tWL; a row-hit-first
  * scheduler serves a row's run of same-type requests together, so a switch
- * happens about 2 w (1 - w) times per run of 1 / (1 - rh) accesses, w being
- * the write share.  Refresh takes tRFC of every tREFI.  (Standard DRAM
+ * happens about 2 w (1 - w) times per run of accesses between row openings, w being
+ * the write share; a controller with write-drain watermarks (reads first
+ * until `high` writes wait, then writes down to `low`) turns twice per
+ * drained batch of high - low writes.  Refresh takes tRFC of every tREFI.  (Standard DRAM
  * bandwidth reasoning, e.g. Jacob, Ng & Wang, "Memory Systems", ch. 11-13.)
  */
+/* The share of a burst that one sector's bytes fill (1 for 32-byte bursts,
+ * 1/2 for 64-byte ones). */
+static double sector_share(const gpu_config *cfg)
+{
+    double sector = cfg->l2.cache.sector_bytes ? cfg->l2.cache.sector_bytes : 32;
+    double burst_bytes = cfg->dram.bus_bits / 8.0 * cfg->dram.burst_length;
+    return burst_bytes > 0 ? sector / burst_bytes : 1;
+}
+
+double mm_dram_bursts(const gpu_config *cfg, double sectors) { return fmax(1, sectors * sector_share(cfg)); }
+
 double mm_dram_efficiency(const gpu_config *cfg, const mm_dram_mix *x)
 {
     const double burst = (double)cfg->dram.burst_length / cfg->dram.data_rate; /* DRAM cycles per burst */
-    double reads = x->read_sectors / (x->spl_r > 1 ? x->spl_r : 1);
-    double writes = x->write_sectors / (x->spl_w > 1 ? x->spl_w : 1);
+    double s_r = x->spl_r > 1 ? x->spl_r : 1, s_w = x->spl_w > 1 ? x->spl_w : 1;
+    double reads = x->read_sectors / s_r, writes = x->write_sectors / s_w;
     if (reads + writes <= 0)
         return 1;
-    double rh = (reads * x->rh_r + writes * x->rh_w) / (reads + writes);
-    double banks = cfg->dram.banks, rows = cfg->dram.queue_entries * (1 - rh);
+    /* bursts per access, and row openings per access (at most one) */
+    double b_r = mm_dram_bursts(cfg, s_r), b_w = mm_dram_bursts(cfg, s_w);
+    double open_r = fmin(1, b_r * (1 - x->rh_r)), open_w = fmin(1, b_w * (1 - x->rh_w));
+    double open = (reads * open_r + writes * open_w) / (reads + writes);
+    double banks = cfg->dram.banks, rows = cfg->dram.queue_entries * open;
     double busy_share = rows > 0 && banks > 1 ? rows / (rows + banks - 1) : 1;
     double act = busy_share * banks / (cfg->dram.tRC ? cfg->dram.tRC : 1);
     if (cfg->dram.tRRD && 1.0 / cfg->dram.tRRD < act)
         act = 1.0 / cfg->dram.tRRD;
     if (cfg->dram.tFAW && 4.0 / cfg->dram.tFAW < act)
         act = 4.0 / cfg->dram.tFAW;
-    double data_r = (x->spl_r > 1 ? x->spl_r : 1) * burst, data_w = (x->spl_w > 1 ? x->spl_w : 1) * burst;
-    double need_r = (1 - x->rh_r) / act, need_w = (1 - x->rh_w) / act;
-    double data = reads * data_r + writes * data_w;
-    double busy = reads * (data_r > need_r ? data_r : need_r) + writes * (data_w > need_w ? data_w : need_w);
+    /* the payload at the peak rate against the longer of the whole bursts
+     * and the activation */
+    double data = (reads * s_r + writes * s_w) * sector_share(cfg) * burst;
+    double need_r = fmax(b_r * burst, open_r / act), need_w = fmax(b_w * burst, open_w / act);
+    double busy = reads * need_r + writes * need_w;
     double w = writes / (reads + writes);
     double turn = 0.5 * ((cfg->dram.tWL + burst + cfg->dram.tWTR) + (cfg->dram.tCL + burst + 2.0 - cfg->dram.tWL));
-    double run = rh < 1 ? 1.0 / (1.0 - rh) : 64.0;
-    double switches = 2.0 * w * (1.0 - w) / run * (reads + writes);
+    double run = open > 0 ? 1.0 / open : 64.0; /* accesses per row opening */
+    double batch = (double)cfg->dram.write_high - cfg->dram.write_low;
+    double switches = batch > 0 ? 2.0 * writes / batch : 2.0 * w * (1.0 - w) / run * (reads + writes);
     double e = data / (busy + switches * turn);
     if (cfg->dram.tREFI)
         e *= 1.0 - (double)cfg->dram.tRFC / cfg->dram.tREFI;

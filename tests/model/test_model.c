@@ -190,14 +190,16 @@ static void test_policies(void **st)
 
 /* DRAM efficiency, read-only traffic, timings set here:
  * 16 banks, tRC 40, tRRD 3, no tFAW, no refresh, a 64-entry queue, one
- * DRAM cycle per burst; 1000 accesses of 1.2 sectors, row-hit rate 0.5.
- *   row openings in a full queue N = 64 * 0.5 = 32;
- *   bank busy share 32 / (32 + 15) = 0.680851;
- *   activations 0.680851 * 16 / 40 = 0.272340 per cycle (< 1/3 from tRRD);
- *   per access max(1.2 data, 0.5 / 0.272340 = 1.835938) = 1.835938 cycles;
- *   efficiency 1.2 / 1.835938 = 0.653617.
- * With a row-hit rate of 0.9: N = 6.4, share 6.4 / 21.4 = 0.299065,
- * activations 0.119626, 0.1 / 0.119626 = 0.835938 < 1.2: data-bound, 1.0. */
+ * DRAM cycle per 32-byte burst; 1000 accesses of 1.2 sectors (1.2 bursts),
+ * row-hit rate 0.5 per burst.
+ *   row openings per access 1.2 * 0.5 = 0.6, in a full queue N = 64 * 0.6 = 38.4;
+ *   bank busy share 38.4 / (38.4 + 15) = 0.719101;
+ *   activations 0.719101 * 16 / 40 = 0.287640 per cycle (< 1/3 from tRRD);
+ *   per access max(1.2 data, 0.6 / 0.287640 = 2.085938) = 2.085938 cycles;
+ *   efficiency 1.2 / 2.085938 = 0.575281.
+ * With a row-hit rate of 0.9: 0.12 openings per access, N = 7.68, share
+ * 7.68 / 22.68 = 0.338624, activations 0.135450, 0.12 / 0.135450 = 0.885938
+ * < 1.2: data-bound, 1.0. */
 static void test_dram_efficiency(void **st)
 {
     (void)st;
@@ -213,9 +215,62 @@ static void test_dram_efficiency(void **st)
     cfg.dram.burst_length = 2;
     cfg.dram.data_rate = 2;
     mm_dram_mix x = {1200, 1.2, 0.5, 0, 1, 0};
-    assert_true(fabs(mm_dram_efficiency(&cfg, &x) - 0.653617) < 1e-5);
+    assert_true(fabs(mm_dram_efficiency(&cfg, &x) - 0.575281) < 1e-5);
     x.rh_r = 0.9;
     assert_true(fabs(mm_dram_efficiency(&cfg, &x) - 1.0) < 1e-9);
+}
+
+/* 64-byte bursts (RTX 2060's GDDR6: 32-bit channel, BL16, 8 transfers per
+ * clock, so 2 DRAM cycles per burst).  Lone sectors that each open a row:
+ * 64 queued row openings over 16 banks keep a bank busy 64 / 79 of the time,
+ * 0.81 x 16 / tRC 70 = 0.185 ACTs per cycle, above 1 / tRRD 7, so an access
+ * waits 7 cycles for its ACT and moves half a burst (1 cycle of payload):
+ * 1/7.  Whole lines that hit their row hold the bus for 2 bursts and move
+ * 2 bursts: 1.  At a row-hit rate of 0.6 per burst a line's first burst
+ * opens a row 2 x 0.4 = 0.8 times per line (its second burst always hits),
+ * 51.2 openings in the queue keep the ACT rate at 1/7, and a line takes
+ * 0.8 x 7 = 5.6 cycles for 4 of data: 4 / 5.6.  Back at 0.99, add one write
+ * per two reads and the write-drain watermarks
+ * (40 / 16): 500 writes turn the bus twice per 24, 41.7 turns of
+ * (tWL 8 + 2 + tWTR 9 + tCL 24 + 2 + 2 - tWL 8) / 2 = 19.5 cycles against
+ * 1500 x 4 cycles of data: 6000 / 6812.5. */
+static void test_dram_efficiency_bursts(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("rtx2060", &cfg, &e), 0);
+    assert_int_equal(cfg.dram.bus_bits, 32);
+    assert_int_equal(cfg.dram.burst_length, 16);
+    assert_int_equal(cfg.dram.data_rate, 8);
+    cfg.dram.banks = 16;
+    cfg.dram.queue_entries = 64;
+    cfg.dram.tRC = 70;
+    cfg.dram.tRRD = 7;
+    cfg.dram.tFAW = 0;
+    cfg.dram.tRFC = cfg.dram.tREFI = 0;
+    cfg.dram.tWL = 8;
+    cfg.dram.tWTR = 9;
+    cfg.dram.tCL = 24;
+    cfg.dram.write_high = 40;
+    cfg.dram.write_low = 16;
+    mm_dram_mix lone = {1000, 1, 0, 0, 1, 0};
+    double got = mm_dram_efficiency(&cfg, &lone);
+    if (fabs(got - 1.0 / 7) > 1e-9)
+        fail_msg("lone sectors: %.6f, want 1/7", got);
+    mm_dram_mix lines = {4000, 4, 0.99, 0, 4, 0.99};
+    got = mm_dram_efficiency(&cfg, &lines);
+    if (fabs(got - 1.0) > 1e-9)
+        fail_msg("row-hitting lines: %.6f, want 1", got);
+    lines.rh_r = 0.6;
+    got = mm_dram_efficiency(&cfg, &lines);
+    if (fabs(got - 4 / 5.6) > 1e-9)
+        fail_msg("lines at 0.6 row hits per burst: %.6f, want %.6f", got, 4 / 5.6);
+    lines.rh_r = 0.99;
+    lines.write_sectors = 2000;
+    got = mm_dram_efficiency(&cfg, &lines);
+    if (fabs(got - 6000.0 / 6812.5) > 1e-9)
+        fail_msg("with writes: %.6f, want %.6f", got, 6000.0 / 6812.5);
 }
 
 static void test_atomic_busiest_slice(void **st)
@@ -690,6 +745,7 @@ int main(void)
         cmocka_unit_test(test_lrr_tail),
         cmocka_unit_test(test_camping_factor),
         cmocka_unit_test(test_dram_efficiency),
+        cmocka_unit_test(test_dram_efficiency_bursts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
