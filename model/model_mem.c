@@ -134,6 +134,17 @@ void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m)
                 cfg->gpu.icnt_clock_mhz / cfg->gpu.core_clock_mhz;
 }
 
+/* The share of a burst that one sector's bytes fill (1 for 32-byte bursts,
+ * 1/2 for 64-byte ones). */
+static double sector_share(const gpu_config *cfg)
+{
+    double sector = cfg->l2.cache.sector_bytes ? cfg->l2.cache.sector_bytes : 32;
+    double burst_bytes = cfg->dram.bus_bits / 8.0 * cfg->dram.burst_length;
+    return burst_bytes > 0 ? sector / burst_bytes : 1;
+}
+
+double mm_dram_bursts(const gpu_config *cfg, double sectors) { return fmax(1, sectors * sector_share(cfg)); }
+
 /*
  * DRAM efficiency from the timing parameters.  Reads arrive as the sectors
  * of a line the L2 missed (spl_r per line), write-backs as the dirty
@@ -165,17 +176,6 @@ void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m)
  * drained batch of high - low writes.  Refresh takes tRFC of every tREFI.  (Standard DRAM
  * bandwidth reasoning, e.g. Jacob, Ng & Wang, "Memory Systems", ch. 11-13.)
  */
-/* The share of a burst that one sector's bytes fill (1 for 32-byte bursts,
- * 1/2 for 64-byte ones). */
-static double sector_share(const gpu_config *cfg)
-{
-    double sector = cfg->l2.cache.sector_bytes ? cfg->l2.cache.sector_bytes : 32;
-    double burst_bytes = cfg->dram.bus_bits / 8.0 * cfg->dram.burst_length;
-    return burst_bytes > 0 ? sector / burst_bytes : 1;
-}
-
-double mm_dram_bursts(const gpu_config *cfg, double sectors) { return fmax(1, sectors * sector_share(cfg)); }
-
 double mm_dram_efficiency(const gpu_config *cfg, const mm_dram_mix *x)
 {
     const double burst = (double)cfg->dram.burst_length / cfg->dram.data_rate; /* DRAM cycles per burst */
