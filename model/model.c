@@ -360,8 +360,9 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double spl_rows = pk->load_footprint_lines > 0 ? pk->load_footprint_sectors / pk->load_footprint_lines : 0;
     double spl_rr = fmin(4, fmax(spl_r, spl_rows));
     double spl_w = pk->store_footprint_lines > 0 ? pk->store_footprint_sectors / pk->store_footprint_lines : 4;
-    /* (those are per access; the DRAM model counts per burst, and the later
-     * bursts of an access hit its row) */
+    /* Those estimates are per access; the DRAM model's rate is per burst, as
+     * the simulator counts it, and an access's later bursts hit the row its
+     * first one opened. */
     double bursts_r = mm_dram_bursts(cfg, fmax(1, spl_r)), bursts_w = mm_dram_bursts(cfg, fmax(1, spl_w));
     double rh_r = 1 - (1 - rh_stream * (spl_rr - 1) / 3.0) / bursts_r;
     double rh_w = 1 - (1 - rh_stream * (spl_w - 1) / 3.0) / bursts_w;
