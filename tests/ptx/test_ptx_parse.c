@@ -273,6 +273,11 @@ static void test_errors(void **state)
     parse_err(HDR ".visible .entry k()\n{\n .reg .b32 %r<2>;\n ld.const.u32 %r1, [k_missing];\n}\n", 7,
               "bad address");
     parse_err(HDR ".global .u32 g = 1.5;\n", 4, "float initialiser");
+    /* an initialised array's zero tail is stored: 4 x 2^30 bytes is refused at once (the fuzzer's
+     * 2^32-element array had taken minutes), 32 MB twice crosses the module's 64 MB */
+    parse_err(HDR ".global .u32 g[1073741824] = {1};\n", 4, "initialised data too large at 'g'");
+    parse_err(HDR ".global .u32 a[8388608] = {1};\n.global .u32 b[8388608] = {2};\n.global .u32 c[8388608] = {3};\n",
+              6, "initialised data too large at 'c'");
     parse_err(HDR ".visible .entry k()\n{\n .reg .f32 %f<2>;\n add.rz.s32 %f1, %f1, %f1;\n}\n", 7,
               "unsupported instruction 'add.rz.s32'");
     parse_err(HDR ".visible .entry k()\n{\n .reg .b32 %r<2>;\n mov.u32 %r1, 1.5;\n}\n", 7, "floating-point immediate");

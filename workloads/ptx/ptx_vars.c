@@ -11,6 +11,11 @@
 
 /* ------------------------------------------------------------- variables */
 
+/* The most initialised data a module may hold (an initialised array's
+ * zero-filled tail is stored): real modules' tables are kilobytes to a few
+ * megabytes. */
+#define PTX_MAX_INIT_BYTES (64u << 20)
+
 static int add_data(parser *P, const void *bytes, size_t n)
 {
     ptx_module *m = P->m;
@@ -209,15 +214,19 @@ int p_parse_var(parser *P, int space, int is_extern, uint32_t line)
         if (parse_init(P, ty, &count))
             return -1;
         if (open_dim)
-            elems = elems * count;
+            elems = count && elems > PTX_MAX_INIT_BYTES / count ? (uint64_t)PTX_MAX_INIT_BYTES + 1 : elems * count;
         else if (count > elems)
             return perr(P, t.line, "too many initialisers for '%.*s'", name.len, name.s);
+        if (m->ndata > PTX_MAX_INIT_BYTES || elems - count > (PTX_MAX_INIT_BYTES - m->ndata) / (esz ? esz : 1))
+            return perr(P, t.line, "initialised data too large at '%.*s' (a module holds at most %u bytes)", name.len,
+                        name.s, PTX_MAX_INIT_BYTES);
         /* zero-fill the rest */
-        while (count < elems) {
-            uint8_t z[16] = {0};
-            if (add_data(P, z, esz))
+        size_t fill = (size_t)((elems - count) * esz);
+        if (fill) {
+            if (p_grow(P, (void **)&m->data, &P->cap_data, m->ndata + fill, 1))
                 return -1;
-            count++;
+            memset(m->data + m->ndata, 0, fill);
+            m->ndata += fill;
         }
         t = lex_next(&P->L);
     } else if (open_dim && !is_extern && space != PTX_SP_SHARED) {
