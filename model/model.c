@@ -390,7 +390,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     else if (mp->row_hit < 0)
         mpl.row_hit = rh_r;
     mm_path path;
-    mm_latencies(cfg, mp, &path);
+    mm_latencies(cfg, mp, bursts_r, &path);
     double l2_sec = l1_miss_sec + store_mv + atom_mv;
     double miss_lines = load_lines * (1 - h1);
     double miss_lines_per_warp = t.warps > 0 ? miss_lines / t.warps : 0;

@@ -20,7 +20,8 @@ double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_s
 /* L2 sector hit rates of loads and of stores (all accesses, before L1 filtering). */
 void mm_l2_hits(const profile *p, uint32_t k, const gpu_config *cfg, double concurrency, double *load,
                 double *store);
-void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m);
+/* Unloaded latencies and bandwidths; `bursts` is a load's DRAM bursts (mm_dram_bursts). */
+void mm_latencies(const gpu_config *cfg, const model_params *mp, double bursts, mm_path *m);
 /* DRAM traffic by kind: sectors, sectors per access and row-hit rate.  The
  * row-hit rate is per burst (column command), as the simulator counts it:
  * an access of several bursts opens its row at most once. */

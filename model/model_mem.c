@@ -116,15 +116,17 @@ static double to_core(const gpu_config *cfg, double cycles, double mhz)
     return mhz > 0 ? cycles * cfg->gpu.core_clock_mhz / mhz : cycles;
 }
 
-void mm_latencies(const gpu_config *cfg, const model_params *mp, mm_path *m)
+void mm_latencies(const gpu_config *cfg, const model_params *mp, double bursts, mm_path *m)
 {
     memset(m, 0, sizeof *m);
     m->l1 = cfg->l1d.latency_cycles;
     double noc = to_core(cfg, cfg->noc.latency_cycles, cfg->gpu.icnt_clock_mhz);
     m->l2 = m->l1 + 2 * noc + cfg->l2.cache.latency_cycles;
     double burst = (double)cfg->dram.burst_length / cfg->dram.data_rate;
-    double rh = mp->row_hit;
-    double dram_cycles = cfg->dram.latency_cycles + cfg->dram.tCL + burst + (1 - rh) * (cfg->dram.tRCD + 0.5 * cfg->dram.tRP);
+    /* a load's bursts, and the row it opens with probability bursts x (1 - rh)
+     * (rh per burst; mm_dram_efficiency) */
+    double open = fmin(1, bursts * (1 - mp->row_hit));
+    double dram_cycles = cfg->dram.latency_cycles + cfg->dram.tCL + bursts * burst + open * (cfg->dram.tRCD + 0.5 * cfg->dram.tRP);
     m->dram = m->l2 + to_core(cfg, dram_cycles, cfg->gpu.dram_clock_mhz);
     m->burst_core = to_core(cfg, burst, cfg->gpu.dram_clock_mhz);
     /* bandwidths in bytes per core cycle */
