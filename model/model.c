@@ -547,7 +547,10 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             /* LRR's tail on few SMs after the full waves: each phase
              * overlaps its own share of the memory work */
             full = lrr_full, rem = lrr_rem, tail_sms = lrr_sms;
-            generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, port_per_warp, &gpart);
+            if (rem == c) /* the usual case: the tail SMs run full */
+                gpart = gfull;
+            else
+                generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, port_per_warp, &gpart);
             double f = full * c * active / ctas;
             t_sm = mp->sm_scale * (full * gfull.t + gpart.t);
             total = startup + overlap(pw, mp->sm_scale * full * gfull.t, f, t_dram, t_l2, t_noc) +

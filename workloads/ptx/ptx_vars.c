@@ -16,12 +16,16 @@
  * megabytes. */
 #define PTX_MAX_INIT_BYTES (64u << 20)
 
+/* Append n bytes to the module's data; bytes NULL: n zero bytes. */
 static int add_data(parser *P, const void *bytes, size_t n)
 {
     ptx_module *m = P->m;
     if (p_grow(P, (void **)&m->data, &P->cap_data, m->ndata + n, 1))
         return -1;
-    memcpy(m->data + m->ndata, bytes, n);
+    if (bytes)
+        memcpy(m->data + m->ndata, bytes, n);
+    else
+        memset(m->data + m->ndata, 0, n);
     m->ndata += n;
     return 0;
 }
@@ -221,13 +225,8 @@ int p_parse_var(parser *P, int space, int is_extern, uint32_t line)
             return perr(P, t.line, "initialised data too large at '%.*s' (a module holds at most %u bytes)", name.len,
                         name.s, PTX_MAX_INIT_BYTES);
         /* zero-fill the rest */
-        size_t fill = (size_t)((elems - count) * esz);
-        if (fill) {
-            if (p_grow(P, (void **)&m->data, &P->cap_data, m->ndata + fill, 1))
-                return -1;
-            memset(m->data + m->ndata, 0, fill);
-            m->ndata += fill;
-        }
+        if (elems > count && add_data(P, NULL, (size_t)((elems - count) * esz)))
+            return -1;
         t = lex_next(&P->L);
     } else if (open_dim && !is_extern && space != PTX_SP_SHARED) {
         return perr(P, name.line, "array '%.*s' without size", name.len, name.s);
