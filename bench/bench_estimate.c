@@ -5,12 +5,14 @@
  * V100, RTX 2060 by default), with the LRR and GTO schedulers and three L1
  * sizes (the config's, half and double, by associativity), it estimates every
  * kernel in model, hybrid and full mode and reports:
- *   - per kernel and design point: cycles of each mode (CSV, --csv FILE);
+ *   - per kernel and design point: cycles of each mode and the hybrid's own
+ *     error estimate (CSV, --csv FILE);
  *   - per workload: MAPE and maximum error of model and hybrid against full
  *     over kernels x design points, and the Spearman rank correlation of the
  *     workload's total cycles across its design points (the summary also gives
  *     the hybrid's with cycles rounded to four significant digits, so that
  *     near-ties rank as ties);
+ *   - how well the hybrid's error estimate brackets its measured error;
  *   - CPU time of each mode per design point, and the speedups.
  * One-time costs (front-end run and profiling) are reported separately.
  * Full mode simulates a profile that kept every CTA, so the front-end is not
@@ -94,6 +96,7 @@ typedef struct {
     uint32_t l1_bytes;
     /* per kernel cycles of each mode */
     double *model, *hybrid, *full;
+    double *est;       /* per kernel: the hybrid's error estimate */
     double t_model, t_hybrid, t_full;
     double err_est_hybrid; /* cycle-weighted error estimate */
     char error[GE_ERR_MAX];
@@ -142,6 +145,7 @@ static void run_point(const profile *p, const profile *pall, point *pt)
     double w = 0, tot = 0;
     for (uint32_t k = 0; k < p->nkernels; k++) {
         pt->hybrid[k] = r[k].r.cycles;
+        pt->est[k] = r[k].r.error_estimate;
         w += r[k].r.error_estimate * r[k].r.cycles;
         tot += r[k].r.cycles;
     }
@@ -193,6 +197,26 @@ static int build_profile(const wl_desc *w, size_t keep_all, profile *p, double *
 typedef struct {
     double sum_model, sum_hybrid, n, max_model, max_hybrid;
 } errs;
+
+/* How well the hybrid's error estimate brackets its measured error, over
+ * the kernels it estimated (those simulated whole have estimate 0 and are
+ * exact): the share whose error is within the estimate and within twice
+ * it, and the means of both. */
+typedef struct {
+    double n, within1, within2, sum_est, sum_err;
+} est_check;
+
+static void add_est(est_check *c, double hybrid, double full, double est)
+{
+    if (full <= 0 || est <= 0)
+        return;
+    double eh = fabs(hybrid - full) / full;
+    c->n += 1;
+    c->within1 += eh <= est;
+    c->within2 += eh <= 2 * est;
+    c->sum_est += est;
+    c->sum_err += eh;
+}
 
 static void add_err(errs *s, double model, double hybrid, double full)
 {
@@ -253,7 +277,7 @@ int main(int argc, char **argv)
         cfgs[ncfg++] = t;
     FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
     if (csv)
-        fprintf(csv, "workload,kernel,config,scheduler,l1_bytes,model_cycles,hybrid_cycles,full_cycles\n");
+        fprintf(csv, "workload,kernel,config,scheduler,l1_bytes,model_cycles,hybrid_cycles,full_cycles,hybrid_error_estimate\n");
 
     printf("bench_estimate: model / hybrid / full on %d configs x %d schedulers x %d L1 sizes per workload\n",
            ncfg, NSCHED, NL1);
@@ -261,6 +285,7 @@ int main(int argc, char **argv)
            "model%", "max%", "hyb%", "max%", "rho_m", "rho_h", "err_est%", "full_s/pt", "hyb_s/pt", "mod_ms/pt",
            "x_hyb", "x_model");
     errs all = {0};
+    est_check ec = {0};
     double T_full = 0, T_hyb = 0, T_model = 0, T_prof = 0, rho_m_min = 1, rho_h_min = 1, rho_m_sum = 0,
            rho_h_sum = 0, npts_all = 0, nrho = 0, est_sum = 0, prof_k = 0;
     double wl_model = 0, wl_hyb = 0, nwl = 0; /* per-workload MAPEs, averaged with equal weight */
@@ -292,6 +317,7 @@ int main(int argc, char **argv)
                     pt->l1_bytes = pt->cfg.l1d.size_bytes;
                     pt->model = calloc(p.nkernels, sizeof(double));
                     pt->hybrid = calloc(p.nkernels, sizeof(double));
+                    pt->est = calloc(p.nkernels, sizeof(double));
                     pt->full = calloc(p.nkernels, sizeof(double));
                     n++;
                 }
@@ -315,12 +341,13 @@ int main(int argc, char **argv)
             double sm = 0, sh = 0, sf = 0;
             for (uint32_t k = 0; k < p.nkernels; k++) {
                 add_err(&we, pt->model[k], pt->hybrid[k], pt->full[k]);
+                add_est(&ec, pt->hybrid[k], pt->full[k], pt->est[k]);
                 sm += pt->model[k];
                 sh += pt->hybrid[k];
                 sf += pt->full[k];
                 if (csv)
-                    fprintf(csv, "%s,%s,%s,%s,%u,%.1f,%.1f,%.1f\n", w->name, p.k[k].name, pt->cfg_name,
-                            scheds[pt->sched], pt->l1_bytes, pt->model[k], pt->hybrid[k], pt->full[k]);
+                    fprintf(csv, "%s,%s,%s,%s,%u,%.1f,%.1f,%.1f,%.4f\n", w->name, p.k[k].name, pt->cfg_name,
+                            scheds[pt->sched], pt->l1_bytes, pt->model[k], pt->hybrid[k], pt->full[k], pt->est[k]);
             }
             if (ok < 256) {
                 tm[ok] = sm;
@@ -384,6 +411,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < n; i++) {
             free(pts[i].model);
             free(pts[i].hybrid);
+            free(pts[i].est);
             free(pts[i].full);
         }
         free(pts);
@@ -398,6 +426,10 @@ int main(int argc, char **argv)
            npts_all ? 100 * est_sum / npts_all : NAN);
     printf("  hybrid: Spearman mean %.3f with cycles rounded to 4 significant digits (near-ties rank as ties)\n",
            nrho4 ? rho_h4_sum / nrho4 : NAN);
+    printf("  hybrid error estimate, over the %.0f sampled kernel x design-point pairs: mean %.2f%% against a mean "
+           "error of %.2f%%; the error is within the estimate for %.0f%% of them, within twice it for %.0f%%\n",
+           ec.n, ec.n ? 100 * ec.sum_est / ec.n : NAN, ec.n ? 100 * ec.sum_err / ec.n : NAN,
+           ec.n ? 100 * ec.within1 / ec.n : NAN, ec.n ? 100 * ec.within2 / ec.n : NAN);
     printf("  per workload (each workload weighs the same, whatever its kernel count): MAPE model %.2f%%, "
            "hybrid %.2f%%\n",
            nwl ? 100 * wl_model / nwl : NAN, nwl ? 100 * wl_hyb / nwl : NAN);
