@@ -244,6 +244,17 @@ static int in_list(const char *list, const char *name)
     return 0;
 }
 
+/* A whole number in lo..hi, or 0 (then *out is untouched). */
+static int int_arg(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > hi)
+        return 0;
+    *out = (int)v;
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     const char *wl_list = NULL, *csv_path = NULL;
@@ -254,14 +265,14 @@ int main(int argc, char **argv)
             wl_list = argv[++i];
         else if (!strcmp(argv[i], "--configs") && i + 1 < argc)
             snprintf(cfg_list, sizeof cfg_list, "%s", argv[++i]);
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-            threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc && int_arg(argv[i + 1], 1, 64, &threads))
+            i++;
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
             csv_path = argv[++i];
-        else if (!strcmp(argv[i], "--background") && i + 1 < argc)
-            background = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--sample-sms") && i + 1 < argc)
-            sample_sms = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--background") && i + 1 < argc && int_arg(argv[i + 1], 0, 2, &background))
+            i++;
+        else if (!strcmp(argv[i], "--sample-sms") && i + 1 < argc && int_arg(argv[i + 1], 1, 1024, &sample_sms))
+            i++;
         else if (!strcmp(argv[i], "--size") && i + 1 < argc && sizes_valid(argv[i + 1]))
             size_list = argv[++i];
         else {
@@ -270,13 +281,15 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (threads < 1)
-        threads = 1;
     const char *cfgs[8];
     int ncfg = 0;
     for (char *t = strtok(cfg_list, ","); t && ncfg < 8; t = strtok(NULL, ","))
         cfgs[ncfg++] = t;
     FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
+    if (csv_path && !csv) {
+        fprintf(stderr, "bench_estimate: cannot write %s\n", csv_path);
+        return 1;
+    }
     if (csv)
         fprintf(csv, "workload,kernel,config,scheduler,l1_bytes,model_cycles,hybrid_cycles,full_cycles,hybrid_error_estimate\n");
 

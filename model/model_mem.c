@@ -161,8 +161,8 @@ double mm_dram_bursts(const gpu_config *cfg, double sectors) { return fmax(1, se
  * activation, and activations are limited to min(U banks / tRC, 1 / tRRD,
  * 4 / tFAW) per DRAM cycle (bank cycle time, activate-to-activate, the
  * four-activate window).  U is the share of time a bank is busy when the
- * controller's queue is full: its Q requests hold about N = Q x (openings per access) row
- * openings, spread over the B banks at random, and in a closed queueing
+ * controller's queue is full: its Q requests hold about N = Q x (openings
+ * per access) row openings, spread over the B banks at random, and in a closed queueing
  * network of B identical servers with random routing each server is busy
  * N / (N + B - 1) of the time (Gordon & Newell, Operations Research 15(2),
  * 1967; the product form, i.e. exponential service -- the simulator's
@@ -172,11 +172,12 @@ double mm_dram_bursts(const gpu_config *cfg, double sectors) { return fmax(1, se
  * reads and writes turns the data bus around: write-to-read costs
  * tWL + burst + tWTR, read-to-write tCL + burst + 2 - tWL; a row-hit-first
  * scheduler serves a row's run of same-type requests together, so a switch
- * happens about 2 w (1 - w) times per run of accesses between row openings, w being
- * the write share; a controller with write-drain watermarks (reads first
- * until `high` writes wait, then writes down to `low`) turns twice per
- * drained batch of high - low writes.  Refresh takes tRFC of every tREFI.  (Standard DRAM
- * bandwidth reasoning, e.g. Jacob, Ng & Wang, "Memory Systems", ch. 11-13.)
+ * happens about 2 w (1 - w) times per run of accesses between row
+ * openings, w being the write share; a controller with write-drain
+ * watermarks (reads first until `high` writes wait, then writes down to
+ * `low`) turns twice per drained batch of high - low writes.  Refresh takes
+ * tRFC of every tREFI.  (Standard DRAM bandwidth reasoning, e.g. Jacob, Ng
+ * & Wang, "Memory Systems", ch. 11-13.)
  */
 double mm_dram_efficiency(const gpu_config *cfg, const mm_dram_mix *x)
 {

@@ -188,6 +188,18 @@ static void test_policies(void **st)
 
 /* ---- the busiest L2 slice of global atomics (hand-computed) ---- */
 
+/* DRAM timing for the efficiency tests: banks x queue entries, bank cycle
+ * and activate-to-activate times, no four-activate window or refresh. */
+static void dram_timing(gpu_config *c, uint32_t banks, uint32_t queue, uint32_t tRC, uint32_t tRRD)
+{
+    c->dram.banks = banks;
+    c->dram.queue_entries = queue;
+    c->dram.tRC = tRC;
+    c->dram.tRRD = tRRD;
+    c->dram.tFAW = 0;
+    c->dram.tRFC = c->dram.tREFI = 0;
+}
+
 /* DRAM efficiency, read-only traffic, timings set here:
  * 16 banks, tRC 40, tRRD 3, no tFAW, no refresh, a 64-entry queue, one
  * DRAM cycle per 32-byte burst; 1000 accesses of 1.2 sectors (1.2 bursts),
@@ -206,12 +218,7 @@ static void test_dram_efficiency(void **st)
     gpu_config cfg;
     ge_err e;
     assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
-    cfg.dram.banks = 16;
-    cfg.dram.tRC = 40;
-    cfg.dram.tRRD = 3;
-    cfg.dram.tFAW = 0;
-    cfg.dram.tRFC = cfg.dram.tREFI = 0;
-    cfg.dram.queue_entries = 64;
+    dram_timing(&cfg, 16, 64, 40, 3);
     cfg.dram.burst_length = 2;
     cfg.dram.data_rate = 2;
     mm_dram_mix x = {1200, 1.2, 0.5, 0, 1, 0};
@@ -243,12 +250,7 @@ static void test_dram_efficiency_bursts(void **st)
     assert_int_equal(cfg.dram.bus_bits, 32);
     assert_int_equal(cfg.dram.burst_length, 16);
     assert_int_equal(cfg.dram.data_rate, 8);
-    cfg.dram.banks = 16;
-    cfg.dram.queue_entries = 64;
-    cfg.dram.tRC = 70;
-    cfg.dram.tRRD = 7;
-    cfg.dram.tFAW = 0;
-    cfg.dram.tRFC = cfg.dram.tREFI = 0;
+    dram_timing(&cfg, 16, 64, 70, 7);
     cfg.dram.tWL = 8;
     cfg.dram.tWTR = 9;
     cfg.dram.tCL = 24;
