@@ -29,11 +29,20 @@ typedef enum { EST_MODEL = 0, EST_HYBRID, EST_FULL } est_mode;
 extern const char *const est_mode_names[3];
 int est_mode_by_name(const char *name);
 
+/* Default temporal-sampling budget, warp instructions per sampled SM
+ * (est_options.sample_insts). */
+#define EST_SAMPLE_INSTS 32768
+#define EST_SAMPLE_INSTS_STR "32768"
+
 typedef struct est_options {
     est_mode mode;
     const char *scheduler;  /* NULL = the config's */
     uint32_t sample_sms;    /* SMs simulated in hybrid mode (default 1) */
     uint32_t sample_rounds; /* resident-CTA generations simulated per SM (default 2) */
+    uint64_t sample_insts;  /* temporal sampling: a sample of more warp instructions than this per
+                             * sampled SM runs with its CTAs' loops trimmed, at two lengths, and
+                             * is extrapolated to the whole (calib/trim.h; 0: run samples whole;
+                             * default EST_SAMPLE_INSTS) */
     int background;         /* hybrid: 1 (default) also runs the sample with the other SMs' traffic
                              * replayed (sampler/mem.h) to measure L2 and DRAM rates under load,
                              * as a few weighted mirrors per sampled SM; 2 the same with one

@@ -30,10 +30,16 @@
  * 15-50% slow, whereas the model's analytic contention with the sample's
  * rates was closer on most kernels.
  *
+ * Temporal sampling: a sample larger than est_options.sample_insts per
+ * sampled SM runs with its CTAs' loops trimmed (trim.h), at two lengths,
+ * and every total it measures is extrapolated to the whole sample
+ * (measure(); docs/hybrid.md).
+ *
  * Error estimate (a documented heuristic, checked by bench/bench_estimate):
  * the sampling error of a stratified mean of CTA sizes, sqrt(sum_c (w_c/W)^2
  * cv_c^2 / n_c), combined in quadrature with an extrapolation term that
- * grows with how much the model had to be corrected, 0.1 |ln sm_scale|.
+ * grows with how much the model had to be corrected, 0.1 |ln sm_scale|, and
+ * for a trimmed sample 0.05 x the share of its cycles the trims extrapolated.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -42,8 +48,12 @@
 #include "estimate_int.h"
 #include "occupancy.h"
 #include "sim.h"
+#include "trim.h"
 
 #define EST_ERR_MODEL_WEIGHT 0.1
+#define EST_ERR_TRIM_WEIGHT 0.05 /* error per unit of the sample's cycles extrapolated by trimming */
+#define EST_TRIM_MIN_KEEP 4     /* iterations the longer trim keeps at least */
+#define EST_TRIM_MIN_DROP 0.3   /* trim only when the longer trim drops this share of the sample */
 
 typedef struct {
     const ws_cta *const *ctas;
@@ -173,6 +183,128 @@ static double stratified_cv(const prof_kernel *pk, const double *per_cluster)
     return sqrt(v);
 }
 
+/* Temporal sampling (trim.h): the sample at two trim levels, or off. */
+typedef struct {
+    int on;
+    double dropped[2];   /* warp instructions each level drops */
+    ws_cta *cta[2];      /* n trimmed copies per level */
+    const ws_cta **ptr[2];
+} trimmed;
+
+static void trimmed_free(trimmed *t, size_t n)
+{
+    for (int l = 0; l < 2; l++) {
+        for (size_t i = 0; t->cta[l] && i < n; i++)
+            ws_cta_free(&t->cta[l][i]);
+        free(t->cta[l]);
+        free(t->ptr[l]);
+    }
+    memset(t, 0, sizeof *t);
+}
+
+/* When the sample holds more than `budget` warp instructions, trim it to
+ * about that (level 1, keep k2 iterations) and to half as many iterations
+ * (level 0, k1 = k2 / 2), unless that drops too little to pay for the
+ * extra run. */
+static int trim_sample(const ws_cta **pick, size_t n, double budget, trimmed *t, ge_err *e)
+{
+    memset(t, 0, sizeof *t);
+    double total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += (double)pick[i]->ninst;
+    if (budget <= 0 || total <= budget)
+        return 0;
+    est_loops *l = est_loops_find(pick, n, e);
+    if (!l)
+        return -1;
+    /* the largest keep whose trimmed sample fits the budget (at least 4) */
+    uint32_t lo = EST_TRIM_MIN_KEEP, hi = 1u << 24;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (total - est_loops_dropped(l, mid) <= budget)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    uint32_t keep[2] = {lo / 2, lo};
+    t->dropped[0] = est_loops_dropped(l, keep[0]);
+    t->dropped[1] = est_loops_dropped(l, keep[1]);
+    int rc = 0;
+    if (t->dropped[1] >= EST_TRIM_MIN_DROP * total && t->dropped[0] > t->dropped[1]) {
+        t->on = 1;
+        for (int v = 0; v < 2 && !rc; v++) {
+            t->cta[v] = calloc(n, sizeof *t->cta[v]);
+            t->ptr[v] = malloc(n * sizeof *t->ptr[v]);
+            if (!t->cta[v] || !t->ptr[v]) {
+                rc = ge_errf(e, "out of memory (trimming the sample)");
+                break;
+            }
+            for (size_t i = 0; i < n && !rc; i++) {
+                ws_cta_init(&t->cta[v][i]);
+                rc = est_loops_trim(l, i, keep[v], &t->cta[v][i], e);
+                t->ptr[v][i] = &t->cta[v][i];
+            }
+        }
+    }
+    est_loops_free(l);
+    if (rc)
+        trimmed_free(t, n);
+    return rc;
+}
+
+/* What a sample run measured, as totals that grow with the instructions
+ * run, so that two trimmed runs extrapolate to the whole sample. */
+enum { T_CYCLES, T_L1_SECTORS, T_L1_HITS, T_L2_SECTORS, T_L2_HITS, T_ROW_HITS, T_ROWS, T_LAT_SUM, T_LAT_LINES, T_N };
+
+static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, size_t n, double *t, ge_err *e)
+{
+    kresult r;
+    est_warm_l2(x, g, k, ctas, n);
+    if (est_sim_ctas(g, x->p, k, ctas, n, &r, e))
+        return -1;
+    const sim_detail *d = sim_last_detail(g);
+    t[T_CYCLES] = r.cycles;
+    t[T_L1_SECTORS] = d->l1_load_sectors;
+    t[T_L1_HITS] = d->l1_load_hits;
+    t[T_L2_SECTORS] = d->l2_load_sectors;
+    t[T_L2_HITS] = d->l2_load_hits;
+    t[T_ROW_HITS] = d->dram_row_hits;
+    t[T_ROWS] = d->dram_row_accesses;
+    t[T_LAT_SUM] = d->mem_load_latency * d->mem_load_lines;
+    t[T_LAT_LINES] = d->mem_load_lines;
+    return 0;
+}
+
+/* Simulate the sample on g into t[T_N].  Trimmed, at both levels, each
+ * from an L2 holding only what earlier kernels left (not the other level's
+ * data): every total grows about linearly in the instructions kept, so the
+ * difference between the levels gives what the instructions the longer
+ * level drops add -- phase by phase, the epilogue's share of the traffic
+ * shrinking as it does in the whole sample.  *share (optional) gets the
+ * fraction of the cycles so extrapolated (0 untrimmed). */
+static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const ws_cta **pick, size_t n,
+                   double *t, double *share, ge_err *e)
+{
+    if (share)
+        *share = 0;
+    if (!tr->on)
+        return run_sample(x, g, k, pick, n, t, e);
+    double a[T_N];
+    sim_l2_flush(g);
+    if (run_sample(x, g, k, tr->ptr[0], n, a, e))
+        return -1;
+    sim_l2_flush(g);
+    if (run_sample(x, g, k, tr->ptr[1], n, t, e))
+        return -1;
+    double f = tr->dropped[1] / (tr->dropped[0] - tr->dropped[1]), c2 = t[T_CYCLES];
+    for (int i = 0; i < T_N; i++)
+        if (t[i] > a[i]) /* more instructions never take less */
+            t[i] += (t[i] - a[i]) * f;
+    if (share && t[T_CYCLES] > 0)
+        *share = (t[T_CYCLES] - c2) / t[T_CYCLES];
+    return 0;
+}
+
 /* Sample kernel k, simulate the sample and fit a calibration to it. */
 static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibration *cal, uint64_t *nsampled,
                           ge_err *e)
@@ -196,17 +328,21 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     size_t want = (size_t)sms * (per_sm < cap ? per_sm : cap);
     const ws_cta **pick = malloc((pk->nsample ? pk->nsample : 1) * sizeof *pick);
     double *per_cluster = calloc(pk->nclusters ? pk->nclusters : 1, sizeof *per_cluster);
+    trimmed tr = {0};
+    size_t n = 0;
     int rc = -1;
     if (!pick || !per_cluster) {
         ge_errf(e, "out of memory (sample)");
         goto out;
     }
-    size_t n = choose(pk, want, pick, per_cluster);
+    n = choose(pk, want, pick, per_cluster);
     if (n == 0) {
         ge_errf(e, "kernel %s: the profile holds no sample CTAs", pk->name);
         goto out;
     }
-    kresult sr, mr;
+    if (trim_sample(pick, n, (double)x->o->sample_insts * sms, &tr, e))
+        goto out;
+    kresult mr;
     model_params_default(&cal->params);
     if (x->o->background) {
         /* The sample with the other SMs' traffic replayed around it: the
@@ -215,14 +351,13 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         sim_gpu *gl = est_sampled_sim(x, sms, 1, e);
         if (!gl || est_shared_lines(cfg, pk, &x->shared, e))
             goto out;
-        est_warm_l2(x, gl, k, pick, n);
-        if (est_sim_ctas(gl, p, k, pick, n, &sr, e))
+        double bt[T_N];
+        if (measure(x, gl, k, &tr, pick, n, bt, NULL, e))
             goto out;
-        const sim_detail *ld = sim_last_detail(gl);
-        if (ld->l2_load_sectors > 0)
-            cal->params.l2_hit = ld->l2_load_hits / ld->l2_load_sectors;
-        if (ld->dram_row_accesses > 0)
-            cal->params.row_hit = ld->dram_row_hits / ld->dram_row_accesses;
+        if (bt[T_L2_SECTORS] > 0)
+            cal->params.l2_hit = bt[T_L2_HITS] / bt[T_L2_SECTORS];
+        if (bt[T_ROWS] > 0)
+            cal->params.row_hit = bt[T_ROW_HITS] / bt[T_ROWS];
     }
     /* The same sample alone: it calibrates the SM side -- L1 behaviour, the
      * unloaded latency path and the SM's scheduling -- and the model adds
@@ -230,28 +365,28 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     sim_gpu *g = est_sampled_sim(x, sms, 0, e);
     if (!g)
         goto out;
-    est_warm_l2(x, g, k, pick, n);
-    if (est_sim_ctas(g, p, k, pick, n, &sr, e))
+    double st[T_N], share;
+    if (measure(x, g, k, &tr, pick, n, st, &share, e))
         goto out;
-    const sim_detail *sd = sim_last_detail(g);
-    if (sd->l1_load_sectors > 0) {
-        cal->params.l1_hit = sd->l1_load_hits / sd->l1_load_sectors;
-        double below = sd->l2_load_sectors / sd->l1_load_sectors;
+    if (st[T_L1_SECTORS] > 0) {
+        cal->params.l1_hit = st[T_L1_HITS] / st[T_L1_SECTORS];
+        double below = st[T_L2_SECTORS] / st[T_L1_SECTORS];
         cal->params.l1_filter = below < 1 ? 1 - below : 0;
     }
     model_scenario sc = {sms, (double)n, per_cluster, 0};
     model_detail md;
     if (model_kernel(cfg, sched, p, k, &cal->params, &sc, &mr, &md, e))
         goto out;
-    if (sd->mem_load_latency > 0 && md.load_latency > 0)
-        cal->params.latency_scale = sd->mem_load_latency / md.load_latency;
-    if (fit_sm_scale(cfg, sched, p, k, &cal->params, &sc, sr.cycles, e))
+    if (st[T_LAT_LINES] > 0 && md.load_latency > 0)
+        cal->params.latency_scale = st[T_LAT_SUM] / st[T_LAT_LINES] / md.load_latency;
+    if (fit_sm_scale(cfg, sched, p, k, &cal->params, &sc, st[T_CYCLES], e))
         goto out;
-    cal->sample_cycles = sr.cycles;
+    cal->sample_cycles = st[T_CYCLES];
     cal->sample_ctas = (double)n;
     double samp = stratified_cv(pk, per_cluster);
     double mod = EST_ERR_MODEL_WEIGHT * fabs(log(cal->params.sm_scale > 0 ? cal->params.sm_scale : 1));
-    cal->error = sqrt(samp * samp + mod * mod);
+    double trim = EST_ERR_TRIM_WEIGHT * share;
+    cal->error = sqrt(samp * samp + mod * mod + trim * trim);
     cal->ctas_per_sm = occ.ctas_per_sm;
     /* the uncalibrated model here, for the reuse rule */
     model_params base;
@@ -268,6 +403,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     *nsampled = n;
     rc = 0;
 out:
+    trimmed_free(&tr, n);
     free(pick);
     free(per_cluster);
     return rc;

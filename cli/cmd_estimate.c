@@ -51,6 +51,9 @@ static void usage(FILE *f)
             "  --set KEY=VALUE    override a config key (repeatable), e.g. --set l1d.size_bytes=65536\n"
             "                     (a cache's size_bytes adjusts its ways; ways or sets adjust its size)\n"
             "  --sample-sms N     SMs simulated in detail in hybrid mode (default 1)\n"
+            "  --sample-insts N   hybrid mode: trim the loops of a sample larger than N warp instructions\n"
+            "                     per sampled SM and extrapolate (temporal sampling; 0 = never;\n"
+            "                     default " EST_SAMPLE_INSTS_STR ")\n"
             "  --json             JSON output\n"
             "  --csv              CSV output (one row per kernel and a total row)\n"
             "  -h, --help         this help\n");
@@ -78,6 +81,7 @@ static int parse(int argc, char **argv, est_args *a)
                                          {"scheduler", required_argument, 0, 'S'},
                                          {"set", required_argument, 0, 'k'},
                                          {"sample-sms", required_argument, 0, 'A'},
+                                         {"sample-insts", required_argument, 0, 'I'},
                                          {"json", no_argument, 0, 'j'},
                                          {"csv", no_argument, 0, 'v'},
                                          {"help", no_argument, 0, 'h'},
@@ -111,6 +115,10 @@ static int parse(int argc, char **argv, est_args *a)
             if (cli_parse_u64(optarg, 1024, &v) || v == 0)
                 return fprintf(stderr, "gpuest estimate: --sample-sms needs a number in 1..1024\n"), -1;
             a->eo.sample_sms = (uint32_t)v;
+            break;
+        case 'I':
+            if (cli_parse_u64(optarg, UINT32_MAX, &a->eo.sample_insts))
+                return fprintf(stderr, "gpuest estimate: --sample-insts needs a number\n"), -1;
             break;
         case 'm': {
             int m = est_mode_by_name(optarg);

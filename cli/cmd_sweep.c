@@ -37,6 +37,8 @@ static void usage(FILE *f)
             "  --mode M            model or hybrid (default model)\n"
             "  --threads N         worker threads (default 1); results do not depend on it\n"
             "  --sample-sms N      SMs simulated per sample in hybrid mode (default 1)\n"
+            "  --sample-insts N    hybrid: trim the loops of a sample larger than N warp instructions\n"
+            "                      per sampled SM and extrapolate (0 = never; default " EST_SAMPLE_INSTS_STR ")\n"
             "  -o, --output FILE   also write the points as CSV to FILE\n"
             "  --csv               CSV on stdout instead of the table\n"
             "  --json              JSON on stdout\n"
@@ -176,6 +178,7 @@ int cmd_sweep(int argc, char **argv)
                                          {"mode", required_argument, 0, 'm'},
                                          {"threads", required_argument, 0, 'T'},
                                          {"sample-sms", required_argument, 0, 'A'},
+                                         {"sample-insts", required_argument, 0, 'I'},
                                          {"output", required_argument, 0, 'o'},
                                          {"csv", no_argument, 0, 'C'},
                                          {"json", no_argument, 0, 'j'},
@@ -231,6 +234,11 @@ int cmd_sweep(int argc, char **argv)
             if (cli_parse_u64(optarg, 1024, &v) || v == 0)
                 return fprintf(stderr, "gpuest sweep: --sample-sms needs a number in 1..1024\n"), 2;
             s.sample_sms = (uint32_t)v;
+            break;
+        case 'I':
+            if (cli_parse_u64(optarg, UINT32_MAX, &v))
+                return fprintf(stderr, "gpuest sweep: --sample-insts needs a number\n"), 2;
+            s.sample_insts = v ? (int64_t)v : -1;
             break;
         case 'o': outp = optarg; break;
         case 'C': csv = 1; break;

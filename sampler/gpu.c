@@ -208,6 +208,12 @@ size_t sim_l2_preload(sim_gpu *g, const uint64_t *lines, const uint8_t *sectors,
     return g->mem->ops->preload(g->mem, lines, sectors, n);
 }
 
+void sim_l2_flush(sim_gpu *g)
+{
+    if (g->mem->ops->l2_flush)
+        g->mem->ops->l2_flush(g->mem);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

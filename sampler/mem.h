@@ -100,6 +100,10 @@ typedef struct sim_mem_ops {
      * host memory its lookup will read.  A hint only: it must not change
      * any state the simulation sees.  NULL: none. */
     void (*hint)(const sim_mem *m, int sm, const sim_mem_access *a);
+    /* Between kernels: empty the L2 (dirty lines are forgotten, not written
+     * back), so that the next kernel starts from a cold L2.  NULL: the model
+     * has no L2 state. */
+    void (*l2_flush)(sim_mem *m);
 } sim_mem_ops;
 
 struct sim_mem {

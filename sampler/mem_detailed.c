@@ -570,6 +570,13 @@ static size_t md_preload(sim_mem *sm, const uint64_t *lines, const uint8_t *sect
     return got;
 }
 
+static void md_l2_flush(sim_mem *sm)
+{
+    md *m = (md *)sm;
+    for (uint32_t i = 0; i < m->nslices; i++)
+        cache_invalidate_all(&m->l2[i].c);
+}
+
 static void md_hint(const sim_mem *sm, int smi, const sim_mem_access *a)
 {
     const md *m = (const md *)sm;
@@ -587,7 +594,7 @@ static uint64_t md_refusal_key(const sim_mem *sm, int smi)
 
 static const sim_mem_ops md_ops = {
     "detailed",      md_access,       md_pop,     md_cycle,      md_next_event, md_collect, md_reset_stats,
-    md_kernel_boundary, md_destroy,   md_set_sampling, md_preload, md_refusal_key, md_hint,
+    md_kernel_boundary, md_destroy,   md_set_sampling, md_preload, md_refusal_key, md_hint, md_l2_flush,
 };
 
 /* Config checks specific to this model, each naming its key. */

@@ -94,6 +94,7 @@ typedef struct sim_detail {
     double rf_conflict_cycles;    /* operand-read cycles lost to register-file bank conflicts */
     double mem_load_latency;      /* memory system's view of global/local loads (data cache; not atomics,
                                      constant or texture): access -> completion, avg over lines */
+    double mem_load_lines;        /* the lines that average is over */
     double l1_load_sectors, l1_load_hits, l2_load_sectors, l2_load_hits;
     double dram_row_hits, dram_row_accesses;
     size_t ncta;
@@ -123,6 +124,10 @@ int sim_set_sampling(sim_gpu *g, uint32_t active_sms, int background, ge_err *e)
  * model keeps no L2 or the config's L1 line is not 128 bytes (the profile's
  * line unit). */
 size_t sim_l2_preload(sim_gpu *g, const uint64_t *lines, const uint8_t *sectors, size_t n);
+
+/* Between kernels: empty the L2 (dirty lines are forgotten, not written
+ * back), as a newly created simulator's; then sim_l2_preload can warm it. */
+void sim_l2_flush(sim_gpu *g);
 
 /* Between kernels: put kernel k's code lines, as the given CTAs execute it,
  * into the L2, as a GPU that ran an earlier launch of the same code would

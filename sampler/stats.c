@@ -121,6 +121,7 @@ void sim_stats_kernel_end(sim_gpu *g, uint64_t end, kresult *r)
     d->lsu_busy_stalls = g->ks.lsu_busy;
     d->rf_conflict_cycles = g->ks.rf_conflicts;
     d->mem_load_latency = ratio(ms.load_latency_sum, ms.load_count);
+    d->mem_load_lines = ms.load_count;
     d->l1_load_sectors = ms.l1_load_sectors;
     d->l1_load_hits = ms.l1_load_hits;
     d->l2_load_sectors = ms.l2_load_sectors;

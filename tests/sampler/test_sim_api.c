@@ -296,6 +296,33 @@ static void test_l2_preload(void **st)
     assert_int_equal(n, 1);
 }
 
+/* Flushing the L2 between kernels: a kernel that hit everything in the L2
+ * its predecessor left misses everything again, as on a fresh simulator. */
+static void test_l2_flush(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    synth_config("test_volta.cfg", &cfg);
+    synth_kernel k;
+    synth_kernel_init(&k, "one_line", 1, 32, 32, 0, gen_one_line, NULL);
+    sim_options o = opts("detailed");
+    ge_err e;
+    sim_gpu *g = sim_create(&cfg, &o, &e);
+    assert_non_null(g);
+    double hit[3];
+    for (int i = 0; i < 3; i++) {
+        if (i == 2)
+            sim_l2_flush(g);
+        sim_cta_feed f = synth_feed(&k);
+        kresult r;
+        if (sim_kernel(g, &k.k, &f, &r, &e))
+            fail_msg("%s", e.msg);
+        hit[i] = r.l2_hit_rate;
+    }
+    sim_destroy(g);
+    assert_true(hit[0] == 0 && hit[1] == 1 && hit[2] == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_sampled_subset),
         cmocka_unit_test(test_run_source),
         cmocka_unit_test(test_l2_preload),
+        cmocka_unit_test(test_l2_flush),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

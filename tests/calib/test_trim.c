@@ -1,0 +1,162 @@
+/*
+ * test_trim.c - temporal sampling inside CTAs (calib/trim.c): the hot loop
+ * is found and cut to the iterations asked for, with the prologue, the last
+ * iteration and the epilogue kept and every kept load's addresses intact; a
+ * CTA whose warps would drop different numbers of barriers is kept whole;
+ * and the hybrid's two-level extrapolation of a trimmed sample agrees with
+ * simulating the sample whole on a uniform loop.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config_registry.h"
+#include "estimate.h"
+#include "profiler.h"
+#include "synth.h"
+#include "trim.h"
+
+#define PC_LOOP 0x100
+
+/* Warp w of CTA c: two prologue instructions, `iters` iterations of
+ * {load, fma, (barrier if bar), branch back}, a store and the exit. */
+static void warp_loop(synth_source *s, uint32_t c, uint32_t w, uint32_t iters, int bar)
+{
+    synth_add(s, c, w, ISA_OP_INT_ALU, ~0u)->pc = 0x00;
+    synth_add(s, c, w, ISA_OP_INT_ALU, ~0u)->pc = 0x10;
+    for (uint32_t i = 0; i < iters; i++) {
+        uint64_t pc = PC_LOOP;
+        ws_inst *ld = synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, ~0u,
+                                    0x1000000 + ((uint64_t)i * 64 + c * 4 + w) * 128, 4, 4);
+        ld->pc = pc;
+        ld->ndst = 1;
+        ld->dst[0] = 1;
+        ws_inst *f = synth_add(s, c, w, ISA_OP_FP32_FMA, ~0u);
+        f->pc = pc += 16;
+        f->nsrc = 1;
+        f->src[0] = 1;
+        if (bar)
+            synth_add(s, c, w, ISA_OP_BARRIER, ~0u)->pc = pc += 16;
+        synth_add(s, c, w, ISA_OP_BRANCH, ~0u)->pc = pc + 16;
+    }
+    synth_add_mem(s, c, w, ISA_OP_ST_GLOBAL, ~0u, 0x9000000 + (uint64_t)c * 256 + w * 128, 4, 4)->pc = 0x400;
+    synth_add(s, c, w, ISA_OP_EXIT, ~0u)->pc = 0x410;
+}
+
+static void test_cut(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "loop", 1, 64, 32);
+    warp_loop(&s, 0, 0, 10, 0);
+    warp_loop(&s, 0, 1, 10, 0);
+    const ws_cta *c = &s.ctas[0];
+    ge_err e;
+    est_loops *l = est_loops_find(&c, 1, &e);
+    assert_non_null(l);
+    /* keep 4 of 10 iterations: 6 x 3 instructions dropped per warp */
+    assert_true(est_loops_dropped(l, 4) == 36);
+    assert_true(est_loops_dropped(l, 10) == 0);
+    ws_cta t;
+    ws_cta_init(&t);
+    assert_int_equal(est_loops_trim(l, 0, 4, &t, &e), 0);
+    assert_int_equal(t.nwarps, 2);
+    assert_int_equal(t.ninst, c->ninst - 36);
+    for (uint32_t w = 0; w < 2; w++) {
+        const ws_inst *a = ws_warp_inst(c, w), *b = ws_warp_inst(&t, w);
+        assert_int_equal(t.warps[w].ninst, 2 + 4 * 3 + 2);
+        /* prologue and the first three iterations as they were, then the
+         * tenth iteration, the store and the exit */
+        for (uint32_t i = 0; i < t.warps[w].ninst; i++) {
+            const ws_inst *o = i < 2 + 3 * 3 ? &a[i] : &a[i + 18];
+            assert_true(b[i].pc == o->pc && b[i].op == o->op);
+            const uint64_t *ao = ws_inst_addr(c, o), *at = ws_inst_addr(&t, &b[i]);
+            assert_true((ao == NULL) == (at == NULL));
+            if (ao)
+                assert_memory_equal(ao, at, WS_WARP_SIZE * sizeof *ao);
+        }
+    }
+    ws_cta_free(&t);
+    est_loops_free(l);
+    synth_free(&s);
+}
+
+/* Warps that would drop different numbers of barriers: the CTA stays whole. */
+static void test_barriers_keep_whole(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "bars", 2, 64, 32);
+    warp_loop(&s, 0, 0, 10, 1);
+    warp_loop(&s, 0, 1, 6, 1);
+    warp_loop(&s, 1, 0, 10, 1); /* same count: cut */
+    warp_loop(&s, 1, 1, 10, 1);
+    const ws_cta *c[2] = {&s.ctas[0], &s.ctas[1]};
+    ge_err e;
+    est_loops *l = est_loops_find(c, 2, &e);
+    assert_non_null(l);
+    assert_true(est_loops_dropped(l, 4) == 2 * 6 * 4);
+    ws_cta t;
+    ws_cta_init(&t);
+    assert_int_equal(est_loops_trim(l, 0, 4, &t, &e), 0);
+    assert_int_equal(t.ninst, c[0]->ninst);
+    assert_int_equal(est_loops_trim(l, 1, 4, &t, &e), 0);
+    assert_int_equal(t.ninst, c[1]->ninst - 48);
+    ws_cta_free(&t);
+    est_loops_free(l);
+    synth_free(&s);
+}
+
+/* A uniform loop kernel: the hybrid with a small instruction budget trims
+ * the sample, and its extrapolated sample cycles and estimate agree with
+ * simulating the sample whole, with a larger error estimate. */
+static void test_hybrid_trimmed(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "uniform_loop", 30, 64, 32);
+    for (uint32_t c = 0; c < 30; c++)
+        for (uint32_t w = 0; w < 2; w++)
+            warp_loop(&s, c, w, 200, 0);
+    prof_options po;
+    prof_options_default(&po);
+    po.max_sample = 16;
+    po.keep_all_bytes = 0; /* sample, do not keep the kernel whole */
+    profile p;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &po, "trim", 0, 1, &p, &e), 0);
+    gpu_config cfg;
+    assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
+    est_options o;
+    est_options_default(&o);
+    o.sample_insts = 0;
+    est_kernel *whole, *trim;
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &whole, &e), 0);
+    o.sample_insts = 600; /* the sample: 2 CTAs of 2 warps of 604 instructions, 2416 */
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &trim, &e), 0);
+    double cw = whole[0].cal.sample_cycles, ct = trim[0].cal.sample_cycles;
+    if (fabs(ct - cw) > 0.05 * cw || fabs(trim[0].r.cycles - whole[0].r.cycles) > 0.05 * whole[0].r.cycles)
+        fail_msg("trimmed sample %.0f cycles (estimate %.0f) against %.0f whole (%.0f)", ct, trim[0].r.cycles, cw,
+                 whole[0].r.cycles);
+    if (!(trim[0].r.error_estimate > whole[0].r.error_estimate))
+        fail_msg("error estimate %g trimmed, %g whole; cycles %.0f / %.0f", trim[0].r.error_estimate, whole[0].r.error_estimate, ct, cw);
+    free(whole);
+    free(trim);
+    prof_free(&p);
+    synth_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cut),
+        cmocka_unit_test(test_barriers_keep_whole),
+        cmocka_unit_test(test_hybrid_trimmed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
