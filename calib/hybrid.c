@@ -300,6 +300,11 @@ static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const 
     for (int i = 0; i < T_N; i++)
         if (t[i] > a[i]) /* more instructions never take less */
             t[i] += (t[i] - a[i]) * f;
+    /* nor do they hit more often than they access */
+    static const int hits[3][2] = {{T_L1_HITS, T_L1_SECTORS}, {T_L2_HITS, T_L2_SECTORS}, {T_ROW_HITS, T_ROWS}};
+    for (int i = 0; i < 3; i++)
+        if (t[hits[i][0]] > t[hits[i][1]])
+            t[hits[i][0]] = t[hits[i][1]];
     if (share && t[T_CYCLES] > 0)
         *share = (t[T_CYCLES] - c2) / t[T_CYCLES];
     return 0;
