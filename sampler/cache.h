@@ -110,7 +110,7 @@ static inline int cache_find(const cache *c, uint64_t line)
 }
 
 /* Start loading what a lookup of `line` reads first (a host-cache hint). */
-static inline void cache_prefetch(const cache *c, uint64_t line)
+GE_HINT void cache_prefetch(const cache *c, uint64_t line)
 {
     if (c->indexed)
         lineidx_prefetch(&c->idx, line);

@@ -139,7 +139,7 @@ static inline uint64_t l1_next_ready(const l1_unit *u) { return u->hn ? u->heap[
 /* A fill for p is on its way: start loading the MSHR entry it completes
  * and the index slot its release clears (a host-cache hint; no effect on
  * the simulation). */
-static inline void l1_prefetch_fill(const l1_unit *u, const mem_pkt *p)
+GE_HINT void l1_prefetch_fill(const l1_unit *u, const mem_pkt *p)
 {
     if (!(p->flags & PKT_F_SHADOW) && p->mshr != UINT32_MAX) {
         const mshr *m = &u->cache[p->cache].m;
@@ -151,7 +151,7 @@ static inline void l1_prefetch_fill(const l1_unit *u, const mem_pkt *p)
 
 /* A load of `line` from the data cache is coming: start loading what its
  * lookup reads (tag or index slot, MSHR index slot); a host-cache hint. */
-static inline void l1_prefetch_load(const l1_unit *u, uint64_t line)
+GE_HINT void l1_prefetch_load(const l1_unit *u, uint64_t line)
 {
     const l1_cache *lc = &u->cache[L1_DATA];
     if (lc->present)

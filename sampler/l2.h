@@ -117,7 +117,7 @@ void l2_tick(l2_slice *s, const l2_env *env, uint64_t now);
 
 /* A request for `line` is next in the slice's queue: start loading what its
  * lookup reads (a host-cache hint; no effect on the simulation). */
-static inline void l2_prefetch(const l2_slice *s, uint64_t line)
+GE_HINT void l2_prefetch(const l2_slice *s, uint64_t line)
 {
     cache_prefetch(&s->c, line);
     lineidx_prefetch(&s->m.index, line);

@@ -55,7 +55,13 @@ static inline int32_t lineidx_get(const lineidx *x, uint64_t key)
 
 /* Start loading the slot where a lookup of key begins (a hint: the index is
  * megabytes in a GPU-sized hierarchy, and a lookup is bound by that load). */
-static inline void lineidx_prefetch(const lineidx *x, uint64_t key)
+/* Host-cache hints (the *_prefetch helpers) must be inlined early: GCC
+ * deems a function whose only effect is __builtin_prefetch free of side
+ * effects and deletes its calls before inlining (seen with GCC 12: the L2
+ * tag prefetch compiled to nothing), so the hints are always_inline. */
+#define GE_HINT static inline __attribute__((always_inline))
+
+GE_HINT void lineidx_prefetch(const lineidx *x, uint64_t key)
 {
     __builtin_prefetch(&x->s[lineidx_home(x, key)]);
 }
