@@ -33,7 +33,9 @@
  * Temporal sampling: a sample larger than est_options.sample_insts per
  * sampled SM runs with its CTAs' loops trimmed (trim.h), at two lengths,
  * and every total it measures is extrapolated to the whole sample
- * (measure(); docs/hybrid.md).
+ * (measure(); docs/hybrid.md).  The background run, which only supplies
+ * rates and costs most (it carries every SM's traffic), gets half the
+ * budget.
  *
  * Error estimate (a documented heuristic, checked by bench/bench_estimate):
  * the sampling error of a stratified mean of CTA sizes, sqrt(sum_c (w_c/W)^2
@@ -333,7 +335,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     size_t want = (size_t)sms * (per_sm < cap ? per_sm : cap);
     const ws_cta **pick = malloc((pk->nsample ? pk->nsample : 1) * sizeof *pick);
     double *per_cluster = calloc(pk->nclusters ? pk->nclusters : 1, sizeof *per_cluster);
-    trimmed tr = {0};
+    trimmed tr = {0}, trb = {0};
     size_t n = 0;
     int rc = -1;
     if (!pick || !per_cluster) {
@@ -345,7 +347,8 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         ge_errf(e, "kernel %s: the profile holds no sample CTAs", pk->name);
         goto out;
     }
-    if (trim_sample(pick, n, (double)x->o->sample_insts * sms, &tr, e))
+    double budget = (double)x->o->sample_insts * sms;
+    if (trim_sample(pick, n, budget, &tr, e) || (x->o->background && trim_sample(pick, n, budget / 2, &trb, e)))
         goto out;
     kresult mr;
     model_params_default(&cal->params);
@@ -357,7 +360,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         if (!gl || est_shared_lines(cfg, pk, &x->shared, e))
             goto out;
         double bt[T_N];
-        if (measure(x, gl, k, &tr, pick, n, bt, NULL, e))
+        if (measure(x, gl, k, &trb, pick, n, bt, NULL, e))
             goto out;
         if (bt[T_L2_SECTORS] > 0)
             cal->params.l2_hit = bt[T_L2_HITS] / bt[T_L2_SECTORS];
@@ -409,6 +412,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     rc = 0;
 out:
     trimmed_free(&tr, n);
+    trimmed_free(&trb, n);
     free(pick);
     free(per_cluster);
     return rc;
