@@ -41,8 +41,8 @@ typedef struct est_options {
     uint32_t sample_rounds; /* resident-CTA generations simulated per SM (default 2) */
     uint64_t sample_insts;  /* temporal sampling: a sample of more warp instructions than this per
                              * sampled SM runs with its CTAs' loops trimmed, at two lengths, and
-                             * is extrapolated to the whole (calib/trim.h; 0: run samples whole;
-                             * default EST_SAMPLE_INSTS) */
+                             * is extrapolated to the whole; the background run gets half of it
+                             * (calib/trim.h; 0: run samples whole; default EST_SAMPLE_INSTS) */
     int background;         /* hybrid: 1 (default) also runs the sample with the other SMs' traffic
                              * replayed (sampler/mem.h) to measure L2 and DRAM rates under load,
                              * as a few weighted mirrors per sampled SM; 2 the same with one

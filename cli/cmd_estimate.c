@@ -52,8 +52,8 @@ static void usage(FILE *f)
             "                     (a cache's size_bytes adjusts its ways; ways or sets adjust its size)\n"
             "  --sample-sms N     SMs simulated in detail in hybrid mode (default 1)\n"
             "  --sample-insts N   hybrid mode: trim the loops of a sample larger than N warp instructions\n"
-            "                     per sampled SM and extrapolate (temporal sampling; 0 = never;\n"
-            "                     default " EST_SAMPLE_INSTS_STR ")\n"
+            "                     per sampled SM (N/2 for the background run) and extrapolate\n"
+            "                     (temporal sampling; 0 = never; default " EST_SAMPLE_INSTS_STR ")\n"
             "  --json             JSON output\n"
             "  --csv              CSV output (one row per kernel and a total row)\n"
             "  -h, --help         this help\n");
