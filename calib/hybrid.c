@@ -207,8 +207,9 @@ static void trimmed_free(trimmed *t, size_t n)
 /* When the sample holds more than `budget` warp instructions, trim it to
  * about that (level 1, keep k2 iterations) and to half as many iterations
  * (level 0, k1 = k2 / 2), unless that drops too little to pay for the
- * extra run. */
-static int trim_sample(const ws_cta **pick, size_t n, double budget, trimmed *t, ge_err *e)
+ * extra run.  *loops: the sample's loops, found on first need and shared
+ * by the caller's calls (it frees them). */
+static int trim_sample(const ws_cta **pick, size_t n, double budget, est_loops **loops, trimmed *t, ge_err *e)
 {
     memset(t, 0, sizeof *t);
     double total = 0;
@@ -216,9 +217,9 @@ static int trim_sample(const ws_cta **pick, size_t n, double budget, trimmed *t,
         total += (double)pick[i]->ninst;
     if (budget <= 0 || total <= budget)
         return 0;
-    est_loops *l = est_loops_find(pick, n, e);
-    if (!l)
+    if (!*loops && !(*loops = est_loops_find(pick, n, e)))
         return -1;
+    const est_loops *l = *loops;
     /* the largest keep whose trimmed sample fits the budget (at least 4) */
     uint32_t lo = EST_TRIM_MIN_KEEP, hi = 1u << 24;
     while (hi - lo > 1) {
@@ -248,7 +249,6 @@ static int trim_sample(const ws_cta **pick, size_t n, double budget, trimmed *t,
             }
         }
     }
-    est_loops_free(l);
     if (rc)
         trimmed_free(t, n);
     return rc;
@@ -336,6 +336,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     const ws_cta **pick = malloc((pk->nsample ? pk->nsample : 1) * sizeof *pick);
     double *per_cluster = calloc(pk->nclusters ? pk->nclusters : 1, sizeof *per_cluster);
     trimmed tr = {0}, trb = {0};
+    est_loops *loops = NULL;
     size_t n = 0;
     int rc = -1;
     if (!pick || !per_cluster) {
@@ -348,7 +349,8 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         goto out;
     }
     double budget = (double)x->o->sample_insts * sms;
-    if (trim_sample(pick, n, budget, &tr, e) || (x->o->background && trim_sample(pick, n, budget / 2, &trb, e)))
+    if (trim_sample(pick, n, budget, &loops, &tr, e) ||
+        (x->o->background && trim_sample(pick, n, budget / 2, &loops, &trb, e)))
         goto out;
     kresult mr;
     model_params_default(&cal->params);
@@ -413,6 +415,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
 out:
     trimmed_free(&tr, n);
     trimmed_free(&trb, n);
+    est_loops_free(loops);
     free(pick);
     free(per_cluster);
     return rc;
