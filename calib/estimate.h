@@ -45,6 +45,7 @@ typedef struct est_options {
                              * (calib/trim.h; 0: run samples whole; default EST_SAMPLE_INSTS) */
     int background;         /* hybrid: 1 (default) also runs the sample with the other SMs' traffic
                              * replayed (sampler/mem.h) to measure L2 and DRAM rates under load,
+                             * when those rates can move the estimate by 2% or more (calib/hybrid.c),
                              * as a few weighted mirrors per sampled SM; 2 the same with one
                              * mirror per other SM (exact, slow); 0 takes them from the model */
 } est_options;

@@ -53,6 +53,7 @@
 #include "trim.h"
 
 #define EST_ERR_MODEL_WEIGHT 0.1
+#define EST_BG_SENSITIVITY 0.02 /* bg_matters */
 #define EST_ERR_TRIM_WEIGHT 0.05 /* error per unit of the sample's cycles extrapolated by trimming */
 #define EST_TRIM_MIN_KEEP 4     /* iterations the longer trim keeps at least */
 #define EST_TRIM_MIN_DROP 0.3   /* trim only when the longer trim drops this share of the sample */
@@ -312,6 +313,51 @@ static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const 
     return 0;
 }
 
+/* Fit the SM-side scales of mp to the sample's alone run st: the load
+ * latency it measured, then its cycles (the model of the sample's
+ * scenario sc must give both). */
+static int calibrate(const gpu_config *cfg, const char *sched, const profile *p, uint32_t k, model_params *mp,
+                     const model_scenario *sc, const double *st, ge_err *e)
+{
+    kresult r;
+    model_detail md;
+    mp->latency_scale = mp->sm_scale = 1;
+    if (model_kernel(cfg, sched, p, k, mp, sc, &r, &md, e))
+        return -1;
+    if (st[T_LAT_LINES] > 0 && md.load_latency > 0)
+        mp->latency_scale = st[T_LAT_SUM] / st[T_LAT_LINES] / md.load_latency;
+    return fit_sm_scale(cfg, sched, p, k, mp, sc, st[T_CYCLES], e);
+}
+
+/* Whether the background run can move the estimate: it only measures the
+ * L2 and DRAM row-buffer hit rates under load.  The calibration is made
+ * with each corner of their range ({0, 1} x {0, 1}) and the model's own
+ * rates; when the whole kernel's cycles differ by less than
+ * EST_BG_SENSITIVITY between them, the kernel does not depend on what the
+ * run would measure (compute-bound kernels, hot atomics bound by one L2
+ * slice), and it is not made: it is half or more of a sampled kernel's
+ * simulation time. */
+static int bg_matters(const gpu_config *cfg, const char *sched, const profile *p, uint32_t k,
+                      const model_params *base, const model_scenario *sc, const double *st, int *matters,
+                      ge_err *e)
+{
+    double lo = HUGE_VAL, hi = 0;
+    for (int c = 0; c < 5; c++) {
+        model_params mp = *base;
+        if (c < 4) {
+            mp.l2_hit = c & 1;
+            mp.row_hit = c >> 1;
+        }
+        kresult r;
+        if (calibrate(cfg, sched, p, k, &mp, sc, st, e) || model_kernel(cfg, sched, p, k, &mp, NULL, &r, NULL, e))
+            return -1;
+        lo = fmin(lo, r.cycles);
+        hi = fmax(hi, r.cycles);
+    }
+    *matters = !(lo > 0 && hi / lo - 1 < EST_BG_SENSITIVITY);
+    return 0;
+}
+
 /* Sample kernel k, simulate the sample and fit a calibration to it. */
 static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibration *cal, uint64_t *nsampled,
                           ge_err *e)
@@ -349,27 +395,11 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         goto out;
     }
     double budget = (double)x->o->sample_insts * sms;
-    if (trim_sample(pick, n, budget, &loops, &tr, e) ||
-        (x->o->background && trim_sample(pick, n, budget / 2, &loops, &trb, e)))
+    if (trim_sample(pick, n, budget, &loops, &tr, e))
         goto out;
     kresult mr;
     model_params_default(&cal->params);
-    if (x->o->background) {
-        /* The sample with the other SMs' traffic replayed around it: the
-         * memory system is loaded as on the full GPU, so its L2 and DRAM
-         * rates hold for the whole kernel. */
-        sim_gpu *gl = est_sampled_sim(x, sms, 1, e);
-        if (!gl || est_shared_lines(cfg, pk, &x->shared, e))
-            goto out;
-        double bt[T_N];
-        if (measure(x, gl, k, &trb, pick, n, bt, NULL, e))
-            goto out;
-        if (bt[T_L2_SECTORS] > 0)
-            cal->params.l2_hit = bt[T_L2_HITS] / bt[T_L2_SECTORS];
-        if (bt[T_ROWS] > 0)
-            cal->params.row_hit = bt[T_ROW_HITS] / bt[T_ROWS];
-    }
-    /* The same sample alone: it calibrates the SM side -- L1 behaviour, the
+    /* The sample alone: it calibrates the SM side -- L1 behaviour, the
      * unloaded latency path and the SM's scheduling -- and the model adds
      * the contention of the other SMs. */
     sim_gpu *g = est_sampled_sim(x, sms, 0, e);
@@ -384,12 +414,26 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         cal->params.l1_filter = below < 1 ? 1 - below : 0;
     }
     model_scenario sc = {sms, (double)n, per_cluster, 0};
-    model_detail md;
-    if (model_kernel(cfg, sched, p, k, &cal->params, &sc, &mr, &md, e))
+    int matters = 0;
+    if (x->o->background && bg_matters(cfg, sched, p, k, &cal->params, &sc, st, &matters, e))
         goto out;
-    if (st[T_LAT_LINES] > 0 && md.load_latency > 0)
-        cal->params.latency_scale = st[T_LAT_SUM] / st[T_LAT_LINES] / md.load_latency;
-    if (fit_sm_scale(cfg, sched, p, k, &cal->params, &sc, st[T_CYCLES], e))
+    if (matters) {
+        /* The sample with the other SMs' traffic replayed around it: the
+         * memory system is loaded as on the full GPU, so its L2 and DRAM
+         * rates hold for the whole kernel. */
+        sim_gpu *gl = est_sampled_sim(x, sms, 1, e);
+        if (!gl || est_shared_lines(cfg, pk, &x->shared, e) || trim_sample(pick, n, budget / 2, &loops, &trb, e))
+            goto out;
+        double bt[T_N];
+        if (measure(x, gl, k, &trb, pick, n, bt, NULL, e))
+            goto out;
+        if (bt[T_L2_SECTORS] > 0)
+            cal->params.l2_hit = bt[T_L2_HITS] / bt[T_L2_SECTORS];
+        if (bt[T_ROWS] > 0)
+            cal->params.row_hit = bt[T_ROW_HITS] / bt[T_ROWS];
+    }
+    model_detail md;
+    if (calibrate(cfg, sched, p, k, &cal->params, &sc, st, e))
         goto out;
     cal->sample_cycles = st[T_CYCLES];
     cal->sample_ctas = (double)n;

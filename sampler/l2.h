@@ -89,6 +89,7 @@ typedef struct l2_slice {
     uint8_t blocked;         /* L2_BLK_*: waiting for room elsewhere (not polled) */
     uint64_t ghosts;         /* ghost lines installed (background mode; l2.c ghost_fill) */
     l2_ghosts *ghost_of;     /* [slot]: the ghosts of the mirror line there */
+    uint64_t *warm;          /* [slot]: line + 1 that l2_preload put there (0: none; l2.c warm_proxy) */
     l2_stats st;
 } l2_slice;
 
@@ -111,6 +112,10 @@ static inline void l2_wake(l2_slice *s, uint64_t tick)
  * victim is dirty or every way is pending (then nothing changes: no
  * write-back is invented).  1 if the line is present afterwards. */
 int l2_preload(l2_slice *s, uint64_t line, uint32_t sectors32);
+
+/* Empty the slice (clean or dirty lines alike, except lines with fills on
+ * their way), and forget what l2_preload put there. */
+void l2_invalidate(l2_slice *s);
 
 /* Work at L2 tick `now`. */
 void l2_tick(l2_slice *s, const l2_env *env, uint64_t now);

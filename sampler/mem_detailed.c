@@ -574,7 +574,7 @@ static void md_l2_flush(sim_mem *sm)
 {
     md *m = (md *)sm;
     for (uint32_t i = 0; i < m->nslices; i++)
-        cache_invalidate_all(&m->l2[i].c);
+        l2_invalidate(&m->l2[i]);
 }
 
 static void md_hint(const sim_mem *sm, int smi, const sim_mem_access *a)
