@@ -21,7 +21,8 @@
  *
  *   bench_estimate [--workloads a,b] [--configs x,y] [--threads N] [--csv FILE]
  *                  [--size NAME=N[,NAME=N...]]   (sizes other than the defaults)
- *                  [--background 0|1|2] [--sample-sms N] [--sample-insts N]   (hybrid-mode options)
+ *                  [--background 0|1|2] [--sample-sms N] [--sample-rounds N] [--sample-insts N]
+ *                  (hybrid-mode options)
  */
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -41,7 +42,7 @@
 #define NL1 3
 static const char *const scheds[NSCHED] = {"lrr", "gto"};
 static const double l1_factor[NL1] = {0.5, 1.0, 2.0};
-static int background = 1, sample_sms = 1, sample_insts = -1; /* -1: the estimator's default */
+static int background = 1, sample_sms = 1, sample_rounds = 0, sample_insts = -1; /* 0, -1: the estimator's default */
 static const char *size_list; /* --size: "name=N,name=N" */
 
 /* The size for workload w: its entry in --size, else its default. */
@@ -128,6 +129,8 @@ static void run_point(const profile *p, const profile *pall, point *pt)
     o.scheduler = scheds[pt->sched];
     o.background = background;
     o.sample_sms = (uint32_t)sample_sms;
+    if (sample_rounds)
+        o.sample_rounds = (uint32_t)sample_rounds;
     if (sample_insts >= 0)
         o.sample_insts = (uint64_t)sample_insts;
     est_kernel *r;
@@ -275,6 +278,8 @@ int main(int argc, char **argv)
             i++;
         else if (!strcmp(argv[i], "--sample-sms") && i + 1 < argc && int_arg(argv[i + 1], 1, 1024, &sample_sms))
             i++;
+        else if (!strcmp(argv[i], "--sample-rounds") && i + 1 < argc && int_arg(argv[i + 1], 1, 64, &sample_rounds))
+            i++;
         else if (!strcmp(argv[i], "--sample-insts") && i + 1 < argc &&
                  int_arg(argv[i + 1], 0, 1000000000, &sample_insts))
             i++;
@@ -282,7 +287,8 @@ int main(int argc, char **argv)
             size_list = argv[++i];
         else {
             fprintf(stderr, "usage: bench_estimate [--workloads a,b] [--configs x,y] [--threads N] [--csv FILE] "
-                            "[--size NAME=N,...] [--background 0|1|2] [--sample-sms N] [--sample-insts N]\n");
+                            "[--size NAME=N,...] [--background 0|1|2] [--sample-sms N] [--sample-rounds N] "
+                            "[--sample-insts N]\n");
             return 2;
         }
     }

@@ -24,7 +24,6 @@ void est_options_default(est_options *o)
     memset(o, 0, sizeof *o);
     o->mode = EST_HYBRID;
     o->sample_sms = 1;
-    o->sample_rounds = 2;
     o->sample_insts = EST_SAMPLE_INSTS;
     o->background = 1;
 }

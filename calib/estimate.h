@@ -34,11 +34,13 @@ int est_mode_by_name(const char *name);
 #define EST_SAMPLE_INSTS 32768
 #define EST_SAMPLE_INSTS_STR "32768"
 
+
 typedef struct est_options {
     est_mode mode;
     const char *scheduler;  /* NULL = the config's */
     uint32_t sample_sms;    /* SMs simulated in hybrid mode (default 1) */
-    uint32_t sample_rounds; /* resident-CTA generations simulated per SM (default 2) */
+    uint32_t sample_rounds; /* resident-CTA generations simulated per SM, at most (0, the
+                             * default: 2, or 4 for kernels of 8 generations or more per SM) */
     uint64_t sample_insts;  /* temporal sampling: a sample of more warp instructions than this per
                              * sampled SM runs with its CTAs' loops trimmed, at two lengths, and
                              * is extrapolated to the whole; the background run gets half of it

@@ -54,6 +54,7 @@
 
 #define EST_ERR_MODEL_WEIGHT 0.1
 #define EST_BG_SENSITIVITY 0.02 /* bg_matters */
+#define EST_LONG_GENERATIONS 8 /* generations per SM from which the sample runs 4 rounds, not 2 */
 #define EST_ERR_TRIM_WEIGHT 0.05 /* error per unit of the sample's cycles extrapolated by trimming */
 #define EST_TRIM_MIN_KEEP 4     /* iterations the longer trim keeps at least */
 #define EST_TRIM_MIN_DROP 0.3   /* trim only when the longer trim drops this share of the sample */
@@ -375,9 +376,19 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         sms = cfg->gpu.sm_count;
     /* Each sampled SM gets what a real SM would run, capped at `rounds`
      * generations: a kernel of less than `rounds` waves is then sampled at
-     * its true per-SM load, a larger one at full occupancy. */
+     * its true per-SM load, a larger one at full occupancy.  By default 2
+     * rounds, and 4 for a kernel of EST_LONG_GENERATIONS or more: an SM's
+     * first generation starts its CTAs in lockstep, so their loads and
+     * their arithmetic do not overlap as they do once the CTAs drift apart
+     * (hotspot at 512 x 512 on RTX 2060: 6901 cycles for the first of 4
+     * CTAs, about 1900 for each later one).  sm_scale spreads what the
+     * sample measured over every generation, so the first generation must
+     * not weigh much more in the sample than in the kernel. */
     uint64_t per_sm = (pk->nctas + cfg->gpu.sm_count - 1) / cfg->gpu.sm_count;
-    uint64_t cap = (uint64_t)occ.ctas_per_sm * (x->o->sample_rounds ? x->o->sample_rounds : 2);
+    uint64_t rounds = x->o->sample_rounds;
+    if (!rounds)
+        rounds = per_sm >= (uint64_t)EST_LONG_GENERATIONS * occ.ctas_per_sm ? 4 : 2;
+    uint64_t cap = (uint64_t)occ.ctas_per_sm * rounds;
     size_t want = (size_t)sms * (per_sm < cap ? per_sm : cap);
     const ws_cta **pick = malloc((pk->nsample ? pk->nsample : 1) * sizeof *pick);
     double *per_cluster = calloc(pk->nclusters ? pk->nclusters : 1, sizeof *per_cluster);

@@ -37,6 +37,7 @@ typedef struct sweep_spec {
     est_mode mode;
     uint32_t threads;
     uint32_t sample_sms;
+    uint32_t sample_rounds;      /* hybrid: est_options.sample_rounds; 0 = its default */
     int64_t sample_insts;        /* hybrid: est_options.sample_insts; 0 = its default, < 0 = never trim */
 } sweep_spec;
 

@@ -51,6 +51,8 @@ static void usage(FILE *f)
             "  --set KEY=VALUE    override a config key (repeatable), e.g. --set l1d.size_bytes=65536\n"
             "                     (a cache's size_bytes adjusts its ways; ways or sets adjust its size)\n"
             "  --sample-sms N     SMs simulated in detail in hybrid mode (default 1)\n"
+            "  --sample-rounds N  hybrid mode: CTA generations simulated per sampled SM, at most\n"
+            "                     (1..64; default 2, or 4 for kernels of 8 generations or more per SM)\n"
             "  --sample-insts N   hybrid mode: trim the loops of a sample larger than N warp instructions\n"
             "                     per sampled SM (N/2 for the background run) and extrapolate\n"
             "                     (temporal sampling; 0 = never; default " EST_SAMPLE_INSTS_STR ")\n"
@@ -82,6 +84,7 @@ static int parse(int argc, char **argv, est_args *a)
                                          {"set", required_argument, 0, 'k'},
                                          {"sample-sms", required_argument, 0, 'A'},
                                          {"sample-insts", required_argument, 0, 'I'},
+                                         {"sample-rounds", required_argument, 0, 'R'},
                                          {"json", no_argument, 0, 'j'},
                                          {"csv", no_argument, 0, 'v'},
                                          {"help", no_argument, 0, 'h'},
@@ -115,6 +118,11 @@ static int parse(int argc, char **argv, est_args *a)
             if (cli_parse_u64(optarg, 1024, &v) || v == 0)
                 return fprintf(stderr, "gpuest estimate: --sample-sms needs a number in 1..1024\n"), -1;
             a->eo.sample_sms = (uint32_t)v;
+            break;
+        case 'R':
+            if (cli_parse_u64(optarg, 64, &v) || v == 0)
+                return fprintf(stderr, "gpuest estimate: --sample-rounds needs a number in 1..64\n"), -1;
+            a->eo.sample_rounds = (uint32_t)v;
             break;
         case 'I':
             if (cli_parse_u64(optarg, UINT32_MAX, &a->eo.sample_insts))

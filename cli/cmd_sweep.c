@@ -37,6 +37,8 @@ static void usage(FILE *f)
             "  --mode M            model or hybrid (default model)\n"
             "  --threads N         worker threads (default 1); results do not depend on it\n"
             "  --sample-sms N      SMs simulated per sample in hybrid mode (default 1)\n"
+            "  --sample-rounds N   hybrid: CTA generations simulated per sampled SM, at most\n"
+            "                      (1..64; default 2, or 4 for kernels of 8 generations or more per SM)\n"
             "  --sample-insts N    hybrid: trim the loops of a sample larger than N warp instructions\n"
             "                      per sampled SM (N/2 for the background run) and extrapolate\n"
             "                      (0 = never; default " EST_SAMPLE_INSTS_STR ")\n"
@@ -180,6 +182,7 @@ int cmd_sweep(int argc, char **argv)
                                          {"threads", required_argument, 0, 'T'},
                                          {"sample-sms", required_argument, 0, 'A'},
                                          {"sample-insts", required_argument, 0, 'I'},
+                                         {"sample-rounds", required_argument, 0, 'R'},
                                          {"output", required_argument, 0, 'o'},
                                          {"csv", no_argument, 0, 'C'},
                                          {"json", no_argument, 0, 'j'},
@@ -235,6 +238,11 @@ int cmd_sweep(int argc, char **argv)
             if (cli_parse_u64(optarg, 1024, &v) || v == 0)
                 return fprintf(stderr, "gpuest sweep: --sample-sms needs a number in 1..1024\n"), 2;
             s.sample_sms = (uint32_t)v;
+            break;
+        case 'R':
+            if (cli_parse_u64(optarg, 64, &v) || v == 0)
+                return fprintf(stderr, "gpuest sweep: --sample-rounds needs a number in 1..64\n"), 2;
+            s.sample_rounds = (uint32_t)v;
             break;
         case 'I':
             if (cli_parse_u64(optarg, UINT32_MAX, &v))

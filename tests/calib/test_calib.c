@@ -16,6 +16,7 @@
 #include "config_registry.h"
 #include "estimate.h"
 #include "estimate_int.h"
+#include "occupancy.h"
 #include "profiler.h"
 #include "suite.h"
 #include "suite_source.h"
@@ -337,6 +338,45 @@ static void test_background_when_it_matters(void **st)
     }
 }
 
+/* How many CTAs a sampled SM runs: what a real SM runs, capped at 2
+ * generations, or 4 when the kernel runs 8 or more generations per SM
+ * (est_options.sample_rounds = 0); a set sample_rounds is the cap. */
+static void test_sample_rounds(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    const uint32_t nctas[2] = {2560, 640}; /* 32 and 8 CTAs per SM */
+    for (int i = 0; i < 2; i++) {
+        synth_source s;
+        build(&s, nctas[i], 255);
+        profile p;
+        profile_of(&s, 1, &p);
+        ws_kernel wk;
+        prof_kernel_ws(&p, &p.k[0], &wk);
+        occupancy occ;
+        assert_int_equal(occ_compute(&cfg, &wk, &occ, &e), 0);
+        uint32_t gens = nctas[i] / cfg.gpu.sm_count / occ.ctas_per_sm;
+        est_options o;
+        est_options_default(&o);
+        est_kernel *r;
+        assert_int_equal(est_profile(&cfg, &p, &o, NULL, &r, &e), 0);
+        uint64_t dflt = r[0].r.sampled_ctas;
+        free(r);
+        o.sample_rounds = 1;
+        assert_int_equal(est_profile(&cfg, &p, &o, NULL, &r, &e), 0);
+        uint64_t one = r[0].r.sampled_ctas;
+        free(r);
+        printf("%u generations of %u CTAs per SM: sampled %llu by default, %llu with 1 round\n", gens,
+               occ.ctas_per_sm, (unsigned long long)dflt, (unsigned long long)one);
+        assert_int_equal(one, occ.ctas_per_sm);
+        assert_int_equal(dflt, (gens >= 8 ? 4 : 2) * occ.ctas_per_sm);
+        prof_free(&p);
+        synth_free(&s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -344,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_small_kernel_whole), cmocka_unit_test(test_shared_lines),
         cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
+        cmocka_unit_test(test_sample_rounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
