@@ -5,15 +5,16 @@
  *    spread over the grid, every CTA cluster represented,
  *    model/prof_select.c) give each of `sample_sms` SMs what a real SM
  *    runs, capped at `sample_rounds` generations at the design's
- *    occupancy, taking whole runs so that neighbours run together.
- * 2. Simulate the sample twice, each time on a simulator whose L2 was
- *    first warmed with what the earlier kernels left there (est_warm_l2).
- *    Once with the memory system in background mode (the other SMs'
- *    traffic replayed around it, sampler/mem.h), which
- *    measures the L2 hit rate and the DRAM row-buffer hit rate under the
- *    load of a full GPU.  Once alone, which measures the SM side: the L1
- *    hit and filter rates, the unloaded load latency (its ratio to the
- *    model's gives `latency_scale`) and the cycles.
+ *    occupancy (by default 2, or 4 for kernels of 8 or more), taking whole
+ *    runs so that neighbours run together.
+ * 2. Simulate the sample, on simulators whose L2 was first warmed with
+ *    what the earlier kernels left there (est_warm_l2).  Alone, which
+ *    measures the SM side: the L1 hit and filter rates, the unloaded load
+ *    latency (its ratio to the model's gives `latency_scale`) and the
+ *    cycles.  Then, if they can move the estimate (bg_matters), with the
+ *    memory system in background mode (the other SMs' traffic replayed
+ *    around it, sampler/mem.h), which measures the L2 hit rate and the DRAM
+ *    row-buffer hit rate under the load of a full GPU.
  * 3. Fit.  With those rates fixed, `sm_scale` -- a factor on the SM-side
  *    time of every CTA generation -- is found by bisection so that the
  *    model reproduces the alone run's cycles: it absorbs what the interval
