@@ -297,7 +297,9 @@ static void suite_profile(const char *name, profile *p)
     prof_options o;
     prof_options_default(&o);
     o.keep_all_bytes = 1;
-    if (prof_build(src, &o, name, wp.size, 1, p, &e))
+    int rc = prof_build(src, &o, name, wp.size, 1, p, &e);
+    ws_close(src);
+    if (rc)
         fail_msg("%s", e.msg);
 }
 
