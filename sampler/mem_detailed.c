@@ -55,7 +55,9 @@
  * the sample against 0.95 on the full GPU; 0.89-0.94 next to it).  The
  * mirror competes for crossbar ports, L2 capacity and bandwidth, MSHRs, DRAM
  * queue slots, bank time and the data bus like the traffic of other SMs
- * running the same code.  Requests that hit in the active SM's L1 are assumed to
+ * running the same code.  In an L2 warmed between kernels (preload), a
+ * mirror's access is served by the warmed real line at its home, if that
+ * is still there (l2.c, warm_proxy): the other SMs' data is warm too.  Requests that hit in the active SM's L1 are assumed to
  * hit in the mirrors' L1s too.  Shadow replies are dropped at their port.
  * A mirror whose port queue is full keeps its copies in a backlog of the
  * same size (as a real SM's LSU would hold them) and feeds them in as the
