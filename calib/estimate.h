@@ -34,7 +34,6 @@ int est_mode_by_name(const char *name);
 #define EST_SAMPLE_INSTS 32768
 #define EST_SAMPLE_INSTS_STR "32768"
 
-
 typedef struct est_options {
     est_mode mode;
     const char *scheduler;  /* NULL = the config's */

@@ -277,19 +277,13 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
 {
     cache *c = &s->c;
     uint32_t req = p->sectors & c->full;
-    int slot = cache_find(c, p->line), proxy = -1;
+    int slot = cache_find(c, p->line), proxy;
     uint32_t hit = slot >= 0 ? req & c->valid[slot] : 0, miss = req & ~hit;
     int atomic = p->kind == PKT_ATOMIC, real = !(p->flags & PKT_F_SHADOW);
     uint64_t pend = ps + (uint64_t)(atomic ? popc(req) * s->banks : popc(req)) * p->weight;
     l2_target t = {req, p->mshr, p->sm, p->weight, p->kind, p->cache, p->flags};
-    if (miss && (proxy = warm_proxy(s, p, req)) >= 0) {
-        if (!noc_room(env->rep, s->id, 1, reply_flits(env, req)))
-            return ST_REPLY;
-        s->port_free = pend;
-        cache_touch(c, (uint32_t)proxy);
-        send_reply(s, env, p->line, &t, now);
-        return ST_DONE;
-    }
+    if (miss && (proxy = warm_proxy(s, p, req)) >= 0)
+        slot = proxy, miss = 0; /* a hit on the warm line next to the sample's (a mirror's: no stats) */
     if (!miss) {
         if (!noc_room(env->rep, s->id, 1, reply_flits(env, req)))
             return ST_REPLY;
