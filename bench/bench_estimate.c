@@ -450,10 +450,10 @@ int main(int argc, char **argv)
     printf("\nall: %.0f kernel x design-point pairs, %.0f design points\n", all.n, npts_all);
     printf("  model : MAPE %.2f%%  max %.2f%%  Spearman mean %.3f min %.3f\n", all.n ? 100 * all.sum_model / all.n : NAN,
            100 * all.max_model, nrho ? rho_m_sum / nrho : NAN, rho_m_min);
-    printf("  hybrid: MAPE %.2f%%  max %.2f%%  Spearman mean %.3f min %.3f  (mean error estimate %.2f%%)\n",
+    printf("  hybrid: MAPE %.2f%%  max %.2f%%  Spearman mean %.4f min %.3f  (mean error estimate %.2f%%)\n",
            all.n ? 100 * all.sum_hybrid / all.n : NAN, 100 * all.max_hybrid, nrho ? rho_h_sum / nrho : NAN, rho_h_min,
            npts_all ? 100 * est_sum / npts_all : NAN);
-    printf("  hybrid: Spearman mean %.3f with cycles rounded to 4 significant digits (near-ties rank as ties)\n",
+    printf("  hybrid: Spearman mean %.4f with cycles rounded to 4 significant digits (near-ties rank as ties)\n",
            nrho4 ? rho_h4_sum / nrho4 : NAN);
     printf("  hybrid error estimate, over the %.0f sampled kernel x design-point pairs: mean %.2f%% against a mean "
            "error of %.2f%%; the error is within the estimate for %.0f%% of them, within twice it for %.0f%%\n",
