@@ -732,6 +732,62 @@ static void test_model_properties(void **st)
     synth_free(&s);
 }
 
+/* An allocate-on-miss L1 holds a way for each line in flight, and a miss
+ * to a set whose ways are all pending blocks the LSU: the lines an SM can
+ * have in flight are its MSHRs or, fewer, the expected number of lines
+ * spread uniformly over S sets of W ways before one set would get W + 1
+ * (30.9 for 16 x 4, 42.4 for 8 x 8, both 8 KB; computed independently with
+ * the Poisson approximation).  The model's MSHR-time bound follows that;
+ * an L1 that allocates on fill is bound by its 64 MSHRs alone. */
+static void test_l1_inflight(void **st)
+{
+    (void)st;
+    gpu_config base;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("gtx480", &base, &e), 0);
+    synth_source s;
+    synth_init(&s, "stream", 240, 256, 16);
+    for (uint32_t c = 0; c < 240; c++)
+        for (uint32_t w = 0; w < 8; w++)
+            for (int i = 0; i < 8; i++) {
+                ws_inst *ld = synth_add_mem(&s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu,
+                                            0x1000000 + ((uint64_t)(c * 8 + w) * 8 + (uint64_t)i) * 128, 4, 4);
+                ld->ndst = 1;
+                ld->dst[0] = (uint8_t)(1 + i);
+            }
+    for (uint32_t c = 0; c < 240; c++)
+        for (uint32_t w = 0; w < 8; w++)
+            synth_add(&s, c, w, ISA_OP_EXIT, 0xffffffffu);
+    prof_options o;
+    prof_options_default(&o);
+    profile p;
+    assert_int_equal(prof_build(&s.base, &o, "stream", 0, 1, &p, &e), 0);
+    const uint32_t geo[3][2] = {{16, 4}, {8, 8}, {16, 4}};
+    double t[3];
+    for (int i = 0; i < 3; i++) {
+        gpu_config c = base;
+        c.l1d.sets = geo[i][0];
+        c.l1d.ways = geo[i][1];
+        c.l1d.size_bytes = c.l1d.sets * c.l1d.ways * c.l1d.line_bytes;
+        c.l1d.mshr_entries = 64;
+        if (i == 2)
+            snprintf(c.l1d.allocate, sizeof c.l1d.allocate, "on_fill");
+        assert_int_equal(gcfg_validate(&c, &e), 0);
+        kresult r;
+        model_detail d;
+        assert_int_equal(model_kernel(&c, "gto", &p, 0, NULL, NULL, &r, &d, &e), 0);
+        /* bound = misses x loaded latency / lines in flight; the misses are the same */
+        assert_true(d.t_mshr > 0 && d.load_latency > 0);
+        t[i] = d.load_latency / d.t_mshr;
+    }
+    printf("lines in flight, relative to 8x8: 16x4 %.3f (want %.3f), 16x4 allocating on fill %.3f (want %.3f)\n",
+           t[0] / t[1], 30.9 / 42.4, t[2] / t[1], 64 / 42.4);
+    assert_true(fabs(t[0] / t[1] - 30.9 / 42.4) < 0.01 * (30.9 / 42.4));
+    assert_true(fabs(t[2] / t[1] - 64 / 42.4) < 0.01 * (64 / 42.4));
+    prof_free(&p);
+    synth_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -748,6 +804,7 @@ int main(void)
         cmocka_unit_test(test_camping_factor),
         cmocka_unit_test(test_dram_efficiency),
         cmocka_unit_test(test_dram_efficiency_bursts),
+        cmocka_unit_test(test_l1_inflight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
