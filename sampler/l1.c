@@ -150,7 +150,8 @@ int l1_pop(l1_unit *u, uint64_t now, uint32_t *token)
     if (u->hn)
         u->heap[i] = last;
     u->tokens--;
-    u->ver++;
+    if (!u->refused.room) /* a completion slot freed: a state refusal may be lifted */
+        u->kver++;
     return 1;
 }
 
@@ -373,19 +374,19 @@ static sim_mem_status access_store(l1_unit *u, const sim_mem_access *a, uint64_t
     return SIM_MEM_ACCEPTED;
 }
 
-static int same_refusal(const l1_unit *u, const sim_mem_access *a, uint32_t room_pkts, uint32_t room_flits)
+/* A repeat of the kept refusal (a change of room changes kver: l1_room_grew, accepts). */
+static int same_refusal(const l1_unit *u, const sim_mem_access *a)
 {
-    return u->refused.valid && u->refused.ver == u->ver && u->refused.line == a->line &&
+    return u->refused.valid && u->refused.kver == u->kver && u->refused.line == a->line &&
            u->refused.sectors == a->sectors && u->refused.kind == (int)a->kind && u->refused.space == a->space &&
-           u->refused.bypass_l1 == a->bypass_l1 &&
-           (!u->refused.room || (u->refused.room_pkts == room_pkts && u->refused.room_flits == room_flits));
+           u->refused.bypass_l1 == a->bypass_l1;
 }
 
 sim_mem_status l1_access(l1_unit *u, const sim_mem_access *a, uint64_t now, uint32_t room_pkts,
                          uint32_t room_flits, mem_pkt out[2], int *nout, uint64_t *send_at)
 {
     *nout = 0;
-    if (same_refusal(u, a, room_pkts, room_flits))
+    if (same_refusal(u, a))
         return u->held = 1, SIM_MEM_RETRY;
     u->held = 0;
     sim_mem_status st;
@@ -398,19 +399,19 @@ sim_mem_status l1_access(l1_unit *u, const sim_mem_access *a, uint64_t now, uint
     else
         st = access_load(u, ci, a, now, room_pkts, room_flits, out, nout, send_at);
     if (st == SIM_MEM_ACCEPTED) {
-        u->ver++;
+        u->kver++;
         u->refused.valid = 0;
+        u->refused.room = 0;
     } else if (u->why != L1_REFUSED_PORT) {
+        u->kver++; /* a holder of an older refusal's key offers again */
         u->refused.valid = 1;
-        u->refused.ver = u->ver;
+        u->refused.kver = u->kver;
         u->refused.line = a->line;
         u->refused.sectors = a->sectors;
         u->refused.kind = (int)a->kind;
         u->refused.space = a->space;
         u->refused.bypass_l1 = a->bypass_l1;
         u->refused.room = u->why == L1_REFUSED_ROOM;
-        u->refused.room_pkts = room_pkts;
-        u->refused.room_flits = room_flits;
         u->held = 1;
     }
     return st;
@@ -418,7 +419,8 @@ sim_mem_status l1_access(l1_unit *u, const sim_mem_access *a, uint64_t now, uint
 
 void l1_fill(l1_unit *u, const mem_pkt *p, uint64_t now)
 {
-    u->ver++;
+    if (!u->refused.room || u->refused.line == p->line || u->refused.kind == SIM_MEM_STORE)
+        u->kver++; /* see l1_unit.kver */
     l1_cache *lc = &u->cache[p->cache];
     mshr_entry *en = &lc->m.e[p->mshr];
     en->pending &= ~p->sectors;
@@ -450,7 +452,7 @@ void l1_fill(l1_unit *u, const mem_pkt *p, uint64_t now)
 
 void l1_invalidate(l1_unit *u)
 {
-    u->ver++;
+    u->kver++;
     for (int i = 0; i < L1_NCACHES; i++)
         if (u->cache[i].present)
             cache_invalidate_all(&u->cache[i].c);

@@ -89,18 +89,26 @@ typedef struct l1_unit {
     uint64_t seq;
     uint32_t tokens;                 /* accepted loads/atomics not yet popped (<= hcap) */
     /* Refusal memo.  A refused access is offered again every cycle until it
-     * is taken.  A refusal for want of an MSHR, a completion slot or a way
-     * (state) holds, whatever the queue room, for as long as nothing in this
-     * unit changes; one for want of queue room holds while the room is also
-     * the same; one for a busy data port depends on the clock and is not
-     * kept.  `ver` counts the unit's state changes (accepts, fills, pops,
-     * invalidations), so l1_access answers a repeat from the memo. */
-    uint64_t ver;
-    uint64_t room_ver; /* bumped by the owner when the SM's queue room grows (l1_room_grew) */
+     * is taken; the memo answers a repeat without planning it again, for as
+     * long as nothing that could lift the refusal has happened.  `kver`
+     * changes whenever something may have (see memo_event in l1.c):
+     *  - a refusal for want of an MSHR or merge slot, a completion slot or a
+     *    replaceable way (state) is lifted only by a fill (which frees
+     *    entries, ways and slots) or a pop;
+     *  - one for want of queue room (room) only by the room growing, or by
+     *    a fill of the refused line itself (its sectors then hit or merge and
+     *    need no packet).  A store to a write-back L1 may also find a clean
+     *    victim after any fill and write without a packet, so a store's room
+     *    refusal is lifted by any fill too;
+     *  - one for a busy data port depends on the clock and is not kept.
+     * Accepts and invalidations change it always (they change the plan of
+     * any access), and so does keeping a new refusal, so that a caller
+     * holding the key of an older one offers it again. */
+    uint64_t kver;
     int held;          /* the last l1_access was refused by (or into) the memo */
     struct {
-        uint64_t line, ver;
-        uint32_t sectors, room_pkts, room_flits;
+        uint64_t line, kver;
+        uint32_t sectors;
         int kind, space, bypass_l1, room, valid;
     } refused;
     int why; /* L1_REFUSED_*: the reason of the last refusal */
@@ -112,13 +120,17 @@ int l1_init(l1_unit *u, const gpu_config *cfg, ge_err *e);
 void l1_free(l1_unit *u);
 
 /* The SM's outgoing queue room grew (a packet left it). */
-static inline void l1_room_grew(l1_unit *u) { u->room_ver++; }
+static inline void l1_room_grew(l1_unit *u)
+{
+    if (u->refused.room)
+        u->kver++;
+}
 
 /* After a refused l1_access: nonzero while offering the same access again
- * would be answered by the memo (refused, nothing changed); 0 if the
- * refusal is not kept (busy data port).  The value changes whenever the
- * unit's state or its queue room changes. */
-static inline uint64_t l1_refusal_key(const l1_unit *u) { return u->held ? u->ver + u->room_ver + 1 : 0; }
+ * would be answered by the memo (refused, nothing that could lift the
+ * refusal happened); 0 if the refusal is not kept (busy data port).  The
+ * value changes whenever the refusal may have been lifted. */
+static inline uint64_t l1_refusal_key(const l1_unit *u) { return u->held ? u->kver + 1 : 0; }
 
 /* Offer an access at core cycle now.  room_pkts/room_flits: space in the
  * SM's outgoing queue.  On ACCEPTED, out[0..*nout-1] are the packets to send
