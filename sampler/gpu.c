@@ -111,6 +111,15 @@ static void sm_free(sim_gpu *g, sim_sm *sm)
     sim_cta_free_all(sm);
 }
 
+/* Set up SMs sm_ready..n-1. */
+static int sms_ready(sim_gpu *g, uint32_t n, ge_err *e)
+{
+    for (; g->sm_ready < n; g->sm_ready++)
+        if (sm_init(g, &g->sm[g->sm_ready], g->sm_ready, e))
+            return -1;
+    return 0;
+}
+
 sim_gpu *sim_create(const gpu_config *cfg, const sim_options *o, ge_err *e)
 {
     static const sim_options defaults = {0};
@@ -153,17 +162,13 @@ sim_gpu *sim_create(const gpu_config *cfg, const sim_options *o, ge_err *e)
     }
     g->opt.mem_model = g->mem->ops->name;
     g->opt.scheduler = sched->name;
-    /* every SM exists, so sim_set_sampling can change how many run */
+    /* Only the simulated SMs get their state; sim_set_sampling sets up
+     * more when asked. */
     g->sm = ge_calloc(cfg->gpu.sm_count, sizeof *g->sm, e);
-    if (!g->sm) {
+    if (!g->sm || sms_ready(g, g->nsms, e)) {
         sim_destroy(g);
         return NULL;
     }
-    for (uint32_t s = 0; s < cfg->gpu.sm_count; s++)
-        if (sm_init(g, &g->sm[s], s, e)) {
-            sim_destroy(g);
-            return NULL;
-        }
     g->detail.limiter = "";
     return g;
 }
@@ -172,8 +177,8 @@ void sim_destroy(sim_gpu *g)
 {
     if (!g)
         return;
-    if (g->sm)
-        for (uint32_t s = 0; s < g->cfg.gpu.sm_count; s++)
+    if (g->sm) /* the SMs set up, and one whose set-up failed half way */
+        for (uint32_t s = 0; s <= g->sm_ready && s < g->cfg.gpu.sm_count; s++)
             sm_free(g, &g->sm[s]);
     free(g->sm);
     if (g->mem)
@@ -194,7 +199,8 @@ int sim_set_sampling(sim_gpu *g, uint32_t active_sms, int background, ge_err *e)
                           .background = background,
                           .shared_line = g->opt.shared_line,
                           .shared_ctx = g->opt.shared_ctx};
-    g->mem->ops->set_sampling(g->mem, &mo);
+    if (sms_ready(g, active_sms ? active_sms : g->cfg.gpu.sm_count, e) || g->mem->ops->set_sampling(g->mem, &mo, e))
+        return -1;
     g->opt.active_sms = active_sms;
     g->opt.background = background;
     g->nsms = active_sms ? active_sms : g->cfg.gpu.sm_count;

@@ -83,8 +83,9 @@ typedef struct sim_mem_ops {
     void (*kernel_boundary)(sim_mem *m);
     void (*destroy)(sim_mem *m);
     /* Between kernels: change which SMs are simulated (sampled mode, see
-     * sim_mem_options); L2 and DRAM state are kept.  NULL: unsupported. */
-    void (*set_sampling)(sim_mem *m, const sim_mem_options *o);
+     * sim_mem_options); L2 and DRAM state are kept.  -1 (e set) if the
+     * state of newly simulated SMs cannot be allocated.  NULL: unsupported. */
+    int (*set_sampling)(sim_mem *m, const sim_mem_options *o, ge_err *e);
     /* Between kernels: put lines (l1d-line addresses, 128 bytes) that earlier
      * kernels left in the L2 into it, clean, with `sectors` (32-byte sectors)
      * valid, oldest first;

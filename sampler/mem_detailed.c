@@ -25,8 +25,9 @@
  * with clock-domain crossings rounded up to the next tick of the receiver.
  *
  * Sampled mode (options.active_sms = A < sm_count): only SMs 0..A-1 are
- * simulated (every SM has its L1s, so set_sampling can change A between
- * kernels); with background the memory system also carries the traffic of
+ * simulated, and only they have L1s (allocated when an SM is first
+ * simulated: set_sampling can raise A between kernels; the crossbar ports
+ * of every SM exist); with background the memory system also carries the traffic of
  * the other sm_count - A SMs.  Active SM a stands for itself and the W SM
  * ports a + A, a + 2A, ... < sm_count.  Every request it sends past its L1
  * (miss, write, atomic) is mirrored:
@@ -111,7 +112,8 @@ static inline uint64_t shadow_line(uint64_t line, uint32_t k)
 
 typedef struct md {
     sim_mem base;
-    uint32_t nsm, active;     /* SMs (each has its L1s); SMs simulated */
+    uint32_t nsm, active;     /* SMs (crossbar ports); SMs simulated */
+    uint32_t nl1;             /* SMs 0..nl1-1 have their L1s (>= active; the rest are zero) */
     uint32_t *mirror;         /* [nsm]: mirror ports of SM a at mirror[first[a]..+nmirror[a]) */
     uint16_t *mweight;        /* [nsm]: SMs each mirror stands for */
     uint32_t *mfirst, *nmirror;
@@ -129,7 +131,7 @@ typedef struct md {
     uint64_t *l2_busy;        /* bitmap: slices with a finite wake */
     uint64_t last_now;
     uint64_t dram_tick0;      /* DRAM tick at the last statistics reset */
-    l1_unit *l1;              /* [nsm] */
+    l1_unit *l1;              /* [nsm], set up for the first nl1 */
     uint64_t *ready_at;       /* [nsm]: l1_next_ready of each SM's L1 (sim_mem.ready_at) */
     noc req, rep;
     l2_slice *l2;
@@ -138,6 +140,7 @@ typedef struct md {
     addrmap am;
     l2_env env;
     uint32_t nslices, nchan;
+    gpu_config cfg;           /* for the L1s of SMs simulated later (set_sampling) */
 } md;
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
@@ -403,7 +406,7 @@ static uint64_t md_next_event(const sim_mem *sm, uint64_t now)
     md *m = (md *)sm; /* done_min is a cache */
     if (m->done_min <= now) { /* stale after pops: rescan */
         uint64_t d = UINT64_MAX;
-        for (uint32_t s = 0; s < m->nsm; s++) {
+        for (uint32_t s = 0; s < m->nl1; s++) {
             uint64_t r = l1_next_ready(&m->l1[s]);
             if (r < d)
                 d = r;
@@ -432,7 +435,7 @@ static void md_collect(const sim_mem *sm, act_counters *a, sim_mem_stats *s)
     if (!s)
         s = &ts;
     double *c = a->c;
-    for (uint32_t i = 0; i < m->nsm; i++) {
+    for (uint32_t i = 0; i < m->nl1; i++) {
         const l1_stats *st = &m->l1[i].st;
         c[ACT_L1_READ_HITS] += st->rd_hit[L1_DATA];
         c[ACT_L1_READ_MISSES] += st->rd_miss[L1_DATA];
@@ -475,7 +478,7 @@ static void md_collect(const sim_mem *sm, act_counters *a, sim_mem_stats *s)
 static void md_reset_stats(sim_mem *sm)
 {
     md *m = (md *)sm;
-    for (uint32_t i = 0; i < m->nsm; i++)
+    for (uint32_t i = 0; i < m->nl1; i++)
         memset(&m->l1[i].st, 0, sizeof m->l1[i].st);
     for (uint32_t i = 0; i < m->nslices; i++)
         memset(&m->l2[i].st, 0, sizeof m->l2[i].st);
@@ -488,7 +491,7 @@ static void md_reset_stats(sim_mem *sm)
 static void md_kernel_boundary(sim_mem *sm)
 {
     md *m = (md *)sm;
-    for (uint32_t i = 0; i < m->nsm; i++)
+    for (uint32_t i = 0; i < m->nl1; i++)
         l1_invalidate(&m->l1[i]);
 }
 
@@ -521,13 +524,27 @@ static void set_mirrors(md *m, uint32_t active, int background)
     m->env.nshadow = MEM_BG_MAX_MIRRORS;
 }
 
-static void md_set_sampling(sim_mem *sm, const sim_mem_options *o)
+/* Give SMs nl1..n-1 their L1s (a sampled memory system sets up only the
+ * simulated SMs': 80 SMs' L1s, MSHRs and completion heaps were most of the
+ * time a hybrid estimate spent creating its one-SM simulators). */
+static int l1s_ready(md *m, uint32_t n, const gpu_config *cfg, ge_err *e)
+{
+    for (; m->nl1 < n; m->nl1++)
+        if (l1_init(&m->l1[m->nl1], cfg, e))
+            return -1; /* l1_init freed what it had allocated */
+    return 0;
+}
+
+static int md_set_sampling(sim_mem *sm, const sim_mem_options *o, ge_err *e)
 {
     md *m = (md *)sm;
+    uint32_t active = o && o->active_sms && o->active_sms < m->nsm ? o->active_sms : m->nsm;
+    if (l1s_ready(m, active, &m->cfg, e))
+        return -1;
     m->shared_line = o ? o->shared_line : NULL;
     m->shared_ctx = o ? o->shared_ctx : NULL;
-    uint32_t active = o && o->active_sms && o->active_sms < m->nsm ? o->active_sms : m->nsm;
     set_mirrors(m, active, o ? o->background : 0);
+    return 0;
 }
 
 static void md_destroy(sim_mem *sm)
@@ -536,7 +553,7 @@ static void md_destroy(sim_mem *sm)
     if (!m)
         return;
     if (m->l1)
-        for (uint32_t i = 0; i < m->nsm; i++)
+        for (uint32_t i = 0; i < m->nl1; i++)
             l1_free(&m->l1[i]);
     if (m->l2)
         for (uint32_t i = 0; i < m->nslices; i++)
@@ -694,9 +711,9 @@ sim_mem *sim_mem_detailed_create(const gpu_config *cfg, const sim_mem_options *o
     m->in_ratio = cfg->l1d.size_bytes && cfg->l1d.sector_bytes > cfg->l2.cache.sector_bytes
                       ? cfg->l1d.sector_bytes / cfg->l2.cache.sector_bytes
                       : 1;
-    for (uint32_t a = 0; a < nsm; a++)
-        if (l1_init(&m->l1[a], cfg, e))
-            goto fail;
+    m->cfg = *cfg;
+    if (l1s_ready(m, active, cfg, e))
+        goto fail;
     uint32_t mq = cfg->l1d.miss_queue_entries;
     if (noc_init(&m->req, nsm, m->nslices, 1, cfg->noc.port_flits_per_cycle, cfg->noc.latency_cycles,
                  cfg->noc.buffer_flits, mq, cfg->noc.buffer_flits, e) ||

@@ -173,10 +173,12 @@ static void pm_destroy(sim_mem *m)
 }
 
 /* Every access hits, so which SMs run changes nothing here. */
-static void pm_set_sampling(sim_mem *m, const sim_mem_options *o)
+static int pm_set_sampling(sim_mem *m, const sim_mem_options *o, ge_err *e)
 {
     (void)m;
     (void)o;
+    (void)e;
+    return 0;
 }
 
 static const sim_mem_ops perfect_ops = {"perfect",     pm_access,      pm_pop,

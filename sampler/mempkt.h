@@ -113,7 +113,7 @@ static inline int pktq_init(pktq *q, uint32_t cap, ge_err *e)
     uint32_t c = 1;
     while (c < cap)
         c <<= 1;
-    q->buf = ge_calloc(c, sizeof *q->buf, e);
+    q->buf = ge_malloc(c * sizeof *q->buf, e); /* slots are written before they are read */
     q->mask = c - 1;
     q->head = q->n = 0;
     return q->buf ? 0 : -1;

@@ -113,8 +113,9 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
 /* Switch between full and sampled mode between kernels (the L2 and DRAM
  * state carries over): the next kernels run on SMs [0, active_sms) (0 =
  * all) and the memory system represents the others' traffic when
- * `background`.  Fails if active_sms exceeds gpu.sm_count or the memory
- * model cannot change its sampling. */
+ * `background`.  SMs simulated for the first time get their state here.
+ * Fails if active_sms exceeds gpu.sm_count, the memory model cannot change
+ * its sampling, or that state cannot be allocated. */
 int sim_set_sampling(sim_gpu *g, uint32_t active_sms, int background, ge_err *e);
 
 /* Between kernels: warm the L2 with lines (128-byte line addresses) that

@@ -233,6 +233,7 @@ struct sim_gpu {
     const sim_simt_ops *simt;
     sim_dec dec[ISA_OP_COUNT];
     uint32_t nsms;           /* simulated SMs */
+    uint32_t sm_ready;       /* SMs 0..sm_ready-1 have their state (>= nsms) */
     uint32_t nsched, wpsched; /* schedulers per SM, warps per scheduler */
     uint32_t ib_cap, rf_banks_per_sched;
     sim_sm *sm;
