@@ -97,13 +97,14 @@ void est_warm_l2(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta *const *ctas, 
     /* oldest first, so that the youngest end up most recently used */
     for (uint32_t i = held; i-- > 0;)
         sim_l2_preload(g, &pk->inherit_line[i], &pk->inherit_sectors[i], 1);
-    /* The code last: the previous kernel fetched it (or code at the same
-     * addresses, sm.h) into the L2 at its start, so it is still there if that
-     * kernel's footprint fits beside it. */
-    if (x->p->k[k - 1].footprint_lines < cap) {
+    /* The code last: the lines earlier kernels executed (or code at the same
+     * addresses, sm.h), which they fetched into the L2, are still there if
+     * the previous kernel's footprint fits beside them.  The rest of the
+     * code -- all of it at a kernel function's first launch -- is in DRAM. */
+    if (pk->ncode_warm && x->p->k[k - 1].footprint_lines < cap) {
         ws_kernel wk;
         prof_kernel_ws(x->p, pk, &wk);
-        sim_l2_preload_code(g, &wk, ctas, n);
+        sim_l2_preload_code(g, &wk, ctas, n, pk->code_warm, pk->ncode_warm);
     }
 }
 

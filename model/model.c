@@ -477,7 +477,26 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double l1i_line = cfg->l1i.line_bytes ? cfg->l1i.line_bytes : 128;
     /* (code starts at a line boundary, so a partly used last line counts) */
     double code_lines = ceil(pk->code_lines * 128.0 * code_num / code_den / l1i_line - 1e-9);
-    double startup = code_lines * (k == 0 ? path.dram : path.l2);
+    /* Code an earlier kernel of the stream executed is in the L2 (the
+     * simulator keeps code lines there across launches) unless the previous
+     * kernel's data pushed it out; a kernel's own new code comes from DRAM
+     * (the first launch of each kernel function). */
+    double warm = pk->code_lines > 0 ? fmin(1, pk->ncode_warm / pk->code_lines) : 0;
+    if (k > 0 && p->k[k - 1].footprint_lines * 128.0 >= (double)cfg->l2.cache.size_bytes * cfg->l2.slices)
+        warm = 0;
+    double startup = code_lines * (warm * path.l2 + (1 - warm) * path.dram);
+    /* At launch every active SM misses on the kernel's first code line in
+     * the same cycle, and the one slice that holds it answers them in turn:
+     * a reply takes its port pkt_flits(line) flits and its data port the
+     * line's sectors over l2.banks, so the last SM starts (active - 1)
+     * replies after the first.  The SMs then stay that far apart, and each
+     * later line finds its slice free (the simulator on V100: the 80 SMs
+     * receive every code line of scan_add 4 cycles apart, 316 cycles from
+     * the first to the last). */
+    double code_reply = fmax(pkt_flits(l1i_line / 32.0, F) / cfg->noc.port_flits_per_cycle * cfg->gpu.core_clock_mhz /
+                                 cfg->gpu.icnt_clock_mhz,
+                             l1i_line / 32.0 / l2_banks * cfg->gpu.core_clock_mhz / cfg->gpu.l2_clock_mhz);
+    startup += (active - 1) * code_reply;
 
     /* replay representative warps; iterate latency <-> DRAM queueing */
     model_warp_time wt[64];

@@ -73,6 +73,8 @@ typedef struct pbuild {
     u64set load_sectors;  /* per-kernel sectors loaded (line * 4 + sector) */
     u64set atomic_lines; /* per-kernel lines of global atomics */
     u64set code;        /* per-kernel instruction lines */
+    u64set code_before; /* instruction lines of the kernels before this one */
+    size_t code_warm_cap; /* of pk->code_warm */
     /* partition-camping record (profile.h): per slice function, its map,
      * and per window size the open window's slice traffic and the sums of
      * closed windows' busiest and mean slice traffic */

@@ -33,6 +33,7 @@ void prof_free(profile *p)
         free(pk->inherit_line);
         free(pk->inherit_age);
         free(pk->inherit_sectors);
+        free(pk->code_warm);
     }
     free(p->k);
     free(p->l2);

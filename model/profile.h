@@ -33,9 +33,10 @@
 #include "reuse.h"
 #include "wstream.h"
 
-#define PROF_VERSION 3
+#define PROF_VERSION 4
 #define PROF_ATOMIC_HOT 64 /* atomic lines whose sectors a profile keeps one by one */
 #define PROF_INHERIT_MAX (1u << 18) /* inherited lines kept per kernel (32 MB of 128 B lines) */
+#define PROF_CODE_WARM_MAX (1u << 20) /* warm code lines per kernel (128 MB of code) */
 
 /* Partition camping: L2 traffic that is even over a whole kernel can still
  * crowd a few slices at any moment (a naive transpose's strided stores under
@@ -131,6 +132,12 @@ typedef struct prof_kernel {
     double barriers_per_warp;       /* average */
     double reg_reads, reg_writes;   /* register operands read / written (warp-wide) */
     double code_lines;              /* distinct 128 B instruction lines executed */
+    /* Of those, the lines an earlier kernel of the stream executed too
+     * (their 128 B pc line numbers, ascending): the model fetches them from
+     * the L2, the others from DRAM, and the hybrid warms its sample's L2 with
+     * them. */
+    uint32_t ncode_warm;
+    uint64_t *code_warm;
     double store_footprint_lines;   /* distinct 128 B lines written (stores, atomics) */
     double store_footprint_sectors; /* distinct 32 B sectors written */
     double load_footprint_lines;    /* distinct 128 B lines loaded (global, local) */

@@ -196,6 +196,9 @@ static void w_kernel(wstream_x *w, const prof_kernel *k)
         w_u32(w, k->inherit_age[i]);
         w_u8(w, k->inherit_sectors[i]);
     }
+    w_u32(w, k->ncode_warm);
+    for (uint32_t i = 0; i < k->ncode_warm; i++)
+        w_u64(w, k->code_warm[i]);
     w_u32(w, k->nwarps);
     for (uint32_t i = 0; i < k->nwarps; i++) {
         w_f64(w, k->warps[i].weight);
@@ -557,6 +560,20 @@ static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
         if (!r->bad && (k->inherit_sectors[i] & 0xf0))
             return fail(r, "inherited line sectors");
         k->ninherit = i + 1;
+    }
+    uint32_t nwarm = r_count(r, PROF_CODE_WARM_MAX, "warm code lines");
+    if (r->bad)
+        return bad_ret(r);
+    if (nwarm > k->code_lines)
+        return fail(r, "warm code lines");
+    k->code_warm = malloc((nwarm ? nwarm : 1) * sizeof *k->code_warm);
+    if (!k->code_warm)
+        return ge_errf(e, "out of memory");
+    for (uint32_t i = 0; i < nwarm && !r->bad; i++) {
+        k->code_warm[i] = r_u64(r);
+        if (!r->bad && i > 0 && k->code_warm[i] <= k->code_warm[i - 1])
+            return fail(r, "warm code lines (not ascending)");
+        k->ncode_warm = i + 1;
     }
     uint32_t nw = r_count(r, 64, "representative warps");
     if (r->bad)

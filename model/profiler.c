@@ -326,8 +326,14 @@ static int walk_warp(pbuild *b, const ws_cta *c, uint32_t w, double *sig, ge_err
         uint32_t lanes = (uint32_t)ws_popc(in->mask);
         prof_inst *pi = &b->wi[i];
         memset(pi, 0, sizeof *pi);
-        if (u64set_add(&b->code, in->pc / LINE_BYTES, e) < 0)
+        int new_line = u64set_add(&b->code, in->pc / LINE_BYTES, e);
+        if (new_line < 0)
             return -1;
+        if (new_line && u64set_has(&b->code_before, in->pc / LINE_BYTES) && pk->ncode_warm < PROF_CODE_WARM_MAX) {
+            if (ge_reserve((void **)&pk->code_warm, &b->code_warm_cap, pk->ncode_warm + 1, sizeof *pk->code_warm, e))
+                return -1;
+            pk->code_warm[pk->ncode_warm++] = in->pc / LINE_BYTES;
+        }
         pi->op = (uint8_t)op;
         pi->lanes = (uint8_t)lanes;
         pk->op_warps[op] += 1;
@@ -553,6 +559,11 @@ static int begin_kernel(pbuild *b, const ws_kernel *k, ge_err *e)
     u64set_clear(&b->load_lines);
     u64set_clear(&b->load_sectors);
     u64set_clear(&b->atomic_lines);
+    b->code_warm_cap = 0;
+    /* the previous kernel's code joins what later kernels find fetched */
+    for (size_t i = 0; i < b->code.cap; i++)
+        if (b->code.slots[i] && u64set_add(&b->code_before, b->code.slots[i] - 1, e) < 0)
+            return -1;
     u64set_clear(&b->code);
     return 0;
 }
@@ -621,6 +632,7 @@ static void pb_free(pbuild *b)
     u64set_free(&b->load_sectors);
     u64set_free(&b->atomic_lines);
     u64set_free(&b->code);
+    u64set_free(&b->code_before);
     camp_free(b);
     free(b->writer);
     free(b->wgen);
@@ -647,6 +659,7 @@ int prof_build(ws_source *src, const prof_options *o, const char *source, uint32
     u64set_init(&b.load_sectors);
     u64set_init(&b.atomic_lines);
     u64set_init(&b.code);
+    u64set_init(&b.code_before);
     b.writer = calloc(PB_REGS, sizeof *b.writer);
     b.wgen = calloc(PB_REGS, sizeof *b.wgen);
     b.pgen = calloc(PB_REGS, sizeof *b.pgen);

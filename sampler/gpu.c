@@ -226,7 +226,21 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *ctas, size_t n)
+static int has_u64(const uint64_t *v, size_t n, uint64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo] == x;
+}
+
+size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *ctas, size_t n,
+                           const uint64_t *pc_lines, size_t npc)
 {
     uint32_t num, den, l1i = g->cfg.l1i.line_bytes, l1d = g->cfg.l1d.line_bytes;
     gcfg_code_scale(&g->cfg, k->binary_version, &num, &den);
@@ -238,6 +252,8 @@ size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *
         for (size_t i = 0; i < ctas[c]->ninst; i++) {
             uint64_t l1i_line = ctas[c]->inst[i].pc * num / den / l1i;
             if (l1i_line == last) /* straight-line code: mostly the line before */
+                continue;
+            if (pc_lines && !has_u64(pc_lines, npc, ctas[c]->inst[i].pc / 128))
                 continue;
             last = l1i_line;
             for (uint32_t part = 0; part < parts; part++) {

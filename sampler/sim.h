@@ -132,8 +132,11 @@ void sim_l2_flush(sim_gpu *g);
 
 /* Between kernels: put kernel k's code lines, as the given CTAs execute it,
  * into the L2, as a GPU that ran an earlier launch of the same code would
- * have it (sm.h, SIM_CODE_BASE).  Returns the lines now present. */
-size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *ctas, size_t n);
+ * have it (sm.h, SIM_CODE_BASE).  With pc_lines (npc ascending 128-byte
+ * lines of pcs), only the code in those lines.  Returns the lines now
+ * present. */
+size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *ctas, size_t n,
+                           const uint64_t *pc_lines, size_t npc);
 
 /* Full mode over every kernel of a stream: *res gets one kresult per kernel
  * (malloc'd; the caller frees), *n their number.  Memcpy events are skipped

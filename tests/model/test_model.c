@@ -568,6 +568,70 @@ static void test_startup_code_lines(void **st)
     synth_free(&s);
 }
 
+/* Start-up on a whole GPU: 80 CTAs of 39 instructions (5 code lines), one
+ * per V100 SM, launched twice.  At launch all SMs miss on the first code
+ * line together and its slice answers them in turn: a 128-byte line is 4
+ * flits of 40 bytes (with the 8-byte header) at 1 flit per cycle, and 4
+ * sectors on 1 bank, so the 80th SM starts 79 x 4 = 316 cycles after the
+ * first (the simulator measures 4 cycles apart on scan_add).  The first
+ * launch fetches its 5 lines from DRAM; the second finds them in the L2,
+ * unless the first launch's data (a footprint at least the L2's size)
+ * pushed them out. */
+static void test_startup_launch_and_warm_code(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    assert_int_equal((int)cfg.gpu.sm_count, 80);
+    synth_source s;
+    synth_init(&s, "code", 80, 32, 16);
+    s.launches = 2;
+    for (uint32_t c = 0; c < 80; c++) {
+        synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu, (uint64_t)c * 4096, 4, 4);
+        for (int i = 0; i < 37; i++)
+            synth_add(&s, c, 0, ISA_OP_INT_ALU, 0xffffffffu);
+        synth_add(&s, c, 0, ISA_OP_EXIT, 0xffffffffu);
+    }
+    prof_options o;
+    prof_options_default(&o);
+    profile p;
+    assert_int_equal(prof_build(&s.base, &o, "code", 0, 1, &p, &e), 0);
+    assert_int_equal(p.nkernels, 2);
+    assert_true(p.k[0].code_lines == 5 && p.k[0].ncode_warm == 0);
+    assert_true(p.k[1].code_lines == 5 && p.k[1].ncode_warm == 5);
+    for (uint32_t i = 0; i < 5; i++) /* 39 pcs of 16 bytes: lines 0..4 */
+        assert_int_equal(p.k[1].code_warm[i], i);
+    double start[2][2]; /* [kernel][one SM, all 80] */
+    for (uint32_t k = 0; k < 2; k++)
+        for (int all = 0; all < 2; all++) {
+            model_scenario sc = {all ? 0 : 1, all ? 0 : 1, NULL, 0};
+            kresult r;
+            model_detail d;
+            assert_int_equal(model_kernel(&cfg, "gto", &p, k, NULL, &sc, &r, &d, &e), 0);
+            start[k][all] = d.startup;
+        }
+    for (uint32_t k = 0; k < 2; k++)
+        if (fabs(start[k][1] - start[k][0] - 316) > 1e-6)
+            fail_msg("kernel %u: 80 SMs start %.3f cycles after one, want 316", k, start[k][1] - start[k][0]);
+    /* 5 lines from DRAM, then 5 from the L2: a DRAM access costs well over an L2 hit */
+    assert_true(start[0][0] - start[1][0] > 5 * 100);
+    /* an L2 of 8 KB (less than the 80 lines of 128 bytes the first launch loaded) keeps no code */
+    gpu_config small = cfg;
+    small.l2.cache.size_bytes = 128; /* x 64 slices */
+    double cold[2];
+    for (uint32_t k = 0; k < 2; k++) {
+        model_scenario sc = {1, 1, NULL, 0};
+        kresult r;
+        model_detail d;
+        assert_int_equal(model_kernel(&small, "gto", &p, k, NULL, &sc, &r, &d, &e), 0);
+        cold[k] = d.startup;
+    }
+    assert_true(fabs(cold[1] - cold[0]) < 1e-6 * cold[0]);
+    prof_free(&p);
+    synth_free(&s);
+}
+
 /* Partition camping: lines 8 apart all land on slice 0 of a linear 8-slice
  * map, and spread evenly under the 8-slice XOR hash (line 8c -> slice
  * (c mod 8) XOR (c / 8 mod 8): each slice twice per 16 CTAs). */
@@ -800,6 +864,7 @@ int main(void)
         cmocka_unit_test(test_profiler_inherit),
         cmocka_unit_test(test_tail),
         cmocka_unit_test(test_startup_code_lines),
+        cmocka_unit_test(test_startup_launch_and_warm_code),
         cmocka_unit_test(test_lrr_tail),
         cmocka_unit_test(test_camping_factor),
         cmocka_unit_test(test_dram_efficiency),

@@ -249,9 +249,11 @@ static int gen_one_line(void *ctx, uint64_t index, ws_cta *c, ge_err *e)
 
 /* L2 load hit rate of the one-line kernel on a fresh simulator after
  * preloading sectors `data` of its line (0: nothing) and, if `code`, its
- * code line. */
+ * code line (code 2: only if pc line 0 is in the filter, code 3: with a
+ * filter of pc line 1 only, where the kernel has no code). */
 static double preload_hit(const gpu_config *cfg, uint8_t data, int code, size_t *present)
 {
+    static const uint64_t pc_line0[1] = {0}, pc_line1[1] = {1};
     synth_kernel k;
     synth_kernel_init(&k, "one_line", 1, 32, 32, 0, gen_one_line, NULL);
     sim_options o = opts("detailed");
@@ -266,7 +268,8 @@ static double preload_hit(const gpu_config *cfg, uint8_t data, int code, size_t 
         ws_cta_init(&c);
         gen_one_line(NULL, 0, &c, &e);
         const ws_cta *cp = &c;
-        *present += sim_l2_preload_code(g, &k.k, &cp, 1);
+        *present += sim_l2_preload_code(g, &k.k, &cp, 1, code == 2 ? pc_line0 : code == 3 ? pc_line1 : NULL,
+                                        code >= 2 ? 1 : 0);
         ws_cta_free(&c);
     }
     sim_cta_feed f = synth_feed(&k);
@@ -293,6 +296,12 @@ static void test_l2_preload(void **st)
     assert_true(preload_hit(&cfg, 0x3, 1, &n) == 0.75);
     /* the data line alone: 4 of 8 sectors */
     assert_true(preload_hit(&cfg, 0xf, 0, &n) == 0.5);
+    assert_int_equal(n, 1);
+    /* code restricted to the pc lines earlier kernels ran: the kernel's
+     * (pcs 0 and 16, line 0) in the list, or not */
+    assert_true(preload_hit(&cfg, 0xf, 2, &n) == 1);
+    assert_int_equal(n, 2);
+    assert_true(preload_hit(&cfg, 0xf, 3, &n) == 0.5);
     assert_int_equal(n, 1);
 }
 
