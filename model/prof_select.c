@@ -174,7 +174,8 @@ int pb_finish_kernel(pbuild *b, ge_err *e)
     pk->load_footprint_sectors = (double)b->load_sectors.count;
     pk->atomic_footprint_lines = (double)b->atomic_lines.count;
     pk->code_lines = (double)b->code.count;
-    qsort(pk->code_warm, pk->ncode_warm, sizeof *pk->code_warm, cmp_u64_asc);
+    if (pk->ncode_warm > 1)
+        qsort(pk->code_warm, pk->ncode_warm, sizeof *pk->code_warm, cmp_u64_asc);
     if (rep_warps(b, e))
         return -1;
     if (b->nsig == 0)

@@ -264,7 +264,8 @@ size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *
                 lines[cnt++] = (SIM_CODE_BASE + l1i_line * l1i + (uint64_t)part * l1d) / l1d;
             }
         }
-    qsort(lines, cnt, sizeof *lines, cmp_u64);
+    if (cnt > 1)
+        qsort(lines, cnt, sizeof *lines, cmp_u64);
     uint8_t all = 0xf;
     for (size_t i = 0; i < cnt; i++)
         if (i == 0 || lines[i] != lines[i - 1])
