@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "thp.h"
 #include "config_registry.h"
 #include "estimate.h"
 #include "profiler.h"
@@ -262,6 +263,7 @@ static int int_arg(const char *s, long lo, long hi, int *out)
 
 int main(int argc, char **argv)
 {
+    ge_thp_reexec(argv); /* as gpuest does (common/thp.h) */
     const char *wl_list = NULL, *csv_path = NULL;
     char cfg_list[256] = "gtx480,v100,rtx2060";
     int threads = 1;

@@ -45,6 +45,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "thp.h"
 #include "accelsim.h"
 #include "config_registry.h"
 #include "sim.h"
@@ -386,6 +387,7 @@ static int run_suite(const char *cfgname, const wl_desc *w, int preload, group *
 
 int main(int argc, char **argv)
 {
+    ge_thp_reexec(argv); /* as gpuest does (common/thp.h) */
     const char *configs[8];
     int ncfg = 0, quick = 0, preload = 0;
     const char *only = NULL;

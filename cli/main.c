@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "thp.h"
 
 typedef struct {
     const char *name;
@@ -34,6 +35,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    ge_thp_reexec(argv); /* huge pages for the simulator's heap (common/thp.h) */
     if (argc < 2) {
         usage(stderr);
         return 2;
