@@ -64,11 +64,7 @@ int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e)
     size_t n = (size_t)c->sets * c->ways;
     c->indexed = c->ways > CACHE_SCAN_WAYS;
     c->tag = ge_malloc(n * sizeof *c->tag, e);
-    c->valid = ge_calloc(n, sizeof *c->valid, e);
-    c->dirty = ge_calloc(n, sizeof *c->dirty, e);
-    c->pending = ge_calloc(n, sizeof *c->pending, e);
-    c->prev = ge_malloc(n * sizeof *c->prev, e);
-    c->next = ge_malloc(n * sizeof *c->next, e);
+    c->m = ge_calloc(n, sizeof *c->m, e);
     c->front = ge_malloc(c->sets * sizeof *c->front, e);
     c->back = ge_malloc(c->sets * sizeof *c->back, e);
     c->used = ge_calloc(c->sets, sizeof *c->used, e);
@@ -76,8 +72,7 @@ int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e)
      * full rather than half: a full cache keeps it at that bound, and the
      * shorter probe runs make every miss's lookup, delete and insert cheaper
      * (1% of the simulator's instructions on V100 spmv_csr). */
-    if (!c->tag || !c->valid || !c->dirty || !c->pending || !c->prev || !c->next || !c->front || !c->back ||
-        !c->used || (c->indexed && lineidx_init(&c->idx, 2 * (uint32_t)n, e))) {
+    if (!c->tag || !c->m || !c->front || !c->back || !c->used || (c->indexed && lineidx_init(&c->idx, 2 * (uint32_t)n, e))) {
         cache_free(c);
         return -1;
     }
@@ -86,8 +81,8 @@ int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e)
     for (uint32_t st = 0; st < c->sets; st++) { /* order: way 0 first */
         size_t b = (size_t)st * c->ways;
         for (uint32_t w = 0; w < c->ways; w++) {
-            c->prev[b + w] = (uint16_t)(w ? w - 1 : 0);
-            c->next[b + w] = (uint16_t)(w + 1 < c->ways ? w + 1 : w);
+            c->m[b + w].prev = (uint16_t)(w ? w - 1 : 0);
+            c->m[b + w].next = (uint16_t)(w + 1 < c->ways ? w + 1 : w);
         }
         c->front[st] = 0;
         c->back[st] = (uint16_t)(c->ways - 1);
@@ -98,19 +93,15 @@ int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e)
 void cache_free(cache *c)
 {
     free(c->tag);
-    free(c->valid);
-    free(c->dirty);
-    free(c->pending);
-    free(c->prev);
-    free(c->next);
+    free(c->m);
     free(c->front);
     free(c->back);
     free(c->used);
     lineidx_free(&c->idx);
-    c->prev = c->next = c->front = c->back = NULL;
+    c->m = NULL;
+    c->front = c->back = NULL;
     c->used = NULL;
     c->tag = NULL;
-    c->valid = c->dirty = c->pending = NULL;
 }
 
 /* The order is a doubly linked list of way numbers per set; an end points
@@ -120,18 +111,18 @@ void cache_order_front(cache *c, uint32_t slot)
     uint32_t set = slot / c->ways, base = set * c->ways, w = slot - base;
     if (c->front[set] == w)
         return;
-    uint16_t p = c->prev[slot], n = c->next[slot];
+    uint16_t p = c->m[slot].prev, n = c->m[slot].next;
     if (c->back[set] == w) { /* unlink the back */
         c->back[set] = p;
-        c->next[base + p] = p;
+        c->m[base + p].next = p;
     } else {
-        c->next[base + p] = n;
-        c->prev[base + n] = p;
+        c->m[base + p].next = n;
+        c->m[base + n].prev = p;
     }
     uint16_t f = c->front[set];
-    c->prev[base + f] = (uint16_t)w;
-    c->next[slot] = f;
-    c->prev[slot] = (uint16_t)w;
+    c->m[base + f].prev = (uint16_t)w;
+    c->m[slot].next = f;
+    c->m[slot].prev = (uint16_t)w;
     c->front[set] = (uint16_t)w;
 }
 
@@ -139,11 +130,11 @@ int cache_order_victim(const cache *c, uint32_t set)
 {
     uint32_t base = set * c->ways;
     for (uint32_t w = c->back[set], k = 0; k < c->ways; k++) {
-        if (!c->pending[base + w])
+        if (!c->m[base + w].pending)
             return (int)(base + w);
         if (w == c->front[set])
             break;
-        w = c->prev[base + w];
+        w = c->m[base + w].prev;
     }
     return -1;
 }
@@ -163,8 +154,8 @@ void cache_install(cache *c, uint32_t slot, uint64_t line, cache_evict *ev)
 {
     if (ev) {
         ev->line = c->tag[slot];
-        ev->valid = c->tag[slot] == CACHE_NO_TAG ? 0 : c->valid[slot];
-        ev->dirty = c->tag[slot] == CACHE_NO_TAG ? 0 : c->dirty[slot];
+        ev->valid = c->tag[slot] == CACHE_NO_TAG ? 0 : c->m[slot].valid;
+        ev->dirty = c->tag[slot] == CACHE_NO_TAG ? 0 : c->m[slot].dirty;
     }
     if (c->tag[slot] == CACHE_NO_TAG)
         c->used[slot / c->ways]++;
@@ -173,7 +164,7 @@ void cache_install(cache *c, uint32_t slot, uint64_t line, cache_evict *ev)
     if (c->indexed)
         lineidx_put(&c->idx, line, (int32_t)slot);
     c->tag[slot] = line;
-    c->valid[slot] = c->dirty[slot] = c->pending[slot] = 0;
+    c->m[slot].valid = c->m[slot].dirty = c->m[slot].pending = 0;
     c->repl->insert(c, slot);
 }
 
@@ -185,15 +176,15 @@ void cache_drop(cache *c, uint32_t slot)
             lineidx_del(&c->idx, c->tag[slot]);
     }
     c->tag[slot] = CACHE_NO_TAG;
-    c->valid[slot] = c->dirty[slot] = c->pending[slot] = 0;
+    c->m[slot].valid = c->m[slot].dirty = c->m[slot].pending = 0;
 }
 
 void cache_invalidate_all(cache *c)
 {
     size_t n = (size_t)c->sets * c->ways;
     for (size_t i = 0; i < n; i++) {
-        c->valid[i] = c->dirty[i] = 0;
-        if (!c->pending[i] && c->tag[i] != CACHE_NO_TAG) {
+        c->m[i].valid = c->m[i].dirty = 0;
+        if (!c->m[i].pending && c->tag[i] != CACHE_NO_TAG) {
             if (c->indexed)
                 lineidx_del(&c->idx, c->tag[i]);
             c->tag[i] = CACHE_NO_TAG;
@@ -207,6 +198,6 @@ uint32_t cache_count_valid(const cache *c)
     uint32_t k = 0;
     size_t n = (size_t)c->sets * c->ways;
     for (size_t i = 0; i < n; i++)
-        k += c->tag[i] != CACHE_NO_TAG && c->valid[i] != 0;
+        k += c->tag[i] != CACHE_NO_TAG && c->m[i].valid != 0;
     return k;
 }

@@ -79,7 +79,7 @@ static int icache_lookup(sim_gpu *g, sim_sm *sm, sim_warp *wp, uint64_t line, ui
     sim_icache *ic = &sm->ic;
     cache *c = &ic->tags;
     int slot = c->tag[wp->ic_slot] == line ? (int)wp->ic_slot : cache_find(c, line); /* the warp's last line first */
-    if (slot >= 0 && c->valid[slot]) {
+    if (slot >= 0 && c->m[slot].valid) {
         cache_touch(c, (uint32_t)slot);
         wp->ic_slot = (uint32_t)slot;
         g->act.c[ACT_ICACHE_HITS]++;
@@ -125,7 +125,7 @@ int sim_fetch_fill(sim_gpu *g, sim_sm *sm, uint32_t token, uint64_t now)
     if (slot < 0 && (slot = cache_victim(c, line)) >= 0)
         cache_install(c, (uint32_t)slot, line, NULL);
     if (slot >= 0)
-        c->valid[slot] = c->full;
+        c->m[slot].valid = c->full;
     f->used = 0;
     for (uint32_t i = 0; i < sm->fetch_words; i++)
         for (uint64_t bits = sm->fetch_wait[i]; bits; bits &= bits - 1) {

@@ -225,7 +225,7 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
         return SIM_MEM_RETRY;
     uint32_t req = a->sectors & c->full;
     int slot = cache_find(c, a->line);
-    uint32_t valid = slot >= 0 ? c->valid[slot] : 0;
+    uint32_t valid = slot >= 0 ? c->m[slot].valid : 0;
     uint32_t miss = req & ~valid;
     uint32_t n_req = popc(mem_mask_contract(req, lc->gran)), n_miss = popc(mem_mask_contract(miss, lc->gran));
     uint64_t pend_end = ps + n_req;
@@ -243,7 +243,7 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
         return SIM_MEM_ACCEPTED;
     }
     /* Plan the miss. */
-    int mi = !lc->slot_mshr ? mshr_find(&lc->m, a->line) : slot >= 0 && c->pending[slot] ? lc->slot_mshr[slot] : -1;
+    int mi = !lc->slot_mshr ? mshr_find(&lc->m, a->line) : slot >= 0 && c->m[slot].pending ? lc->slot_mshr[slot] : -1;
     uint32_t fetch;
     int victim = -1;
     if (mi >= 0) {
@@ -263,12 +263,12 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
         }
     }
     mem_pkt wb;
-    int need_wb = victim >= 0 && c->tag[victim] != CACHE_NO_TAG && c->dirty[victim];
+    int need_wb = victim >= 0 && c->tag[victim] != CACHE_NO_TAG && c->m[victim].dirty;
     uint32_t pk = (fetch != 0) + need_wb, fl = 0;
     if (fetch)
         fl += mem_flits(MEM_PKT_HEADER_BYTES, u->flit_bytes);
     if (need_wb) {
-        make_pkt(u, &wb, c->tag[victim], c->dirty[victim], PKT_WRITE, ci, -1, 0);
+        make_pkt(u, &wb, c->tag[victim], c->m[victim].dirty, PKT_WRITE, ci, -1, 0);
         fl += wb.flits;
     }
     if (pk > room_pkts || fl > room_flits)
@@ -293,7 +293,7 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
     if (fetch) {
         lc->m.e[mi].pending |= fetch;
         if (slot >= 0) {
-            c->pending[slot] |= fetch;
+            c->m[slot].pending |= fetch;
             lc->m.e[mi].aux = (uint32_t)slot + 1; /* pending lines never move */
             if (lc->slot_mshr)
                 lc->slot_mshr[slot] = mi;
@@ -328,20 +328,20 @@ static sim_mem_status access_store(l1_unit *u, const sim_mem_access *a, uint64_t
         return u->why = L1_REFUSED_PORT, SIM_MEM_RETRY;
     uint32_t req = a->sectors & c->full;
     int slot = cache_find(c, a->line);
-    uint32_t hit = slot >= 0 ? req & c->valid[slot] : 0;
+    uint32_t hit = slot >= 0 ? req & c->m[slot].valid : 0;
     /* Plan: forward the write?  allocate?  write back a victim? */
     int forward = lc->wpolicy != WP_WRITE_BACK, victim = -1, need_wb = 0;
     if (slot < 0 && lc->write_allocate && lc->wpolicy != WP_WRITE_EVICT) {
         victim = cache_victim(c, a->line);
         if (victim >= 0 && lc->wpolicy == WP_WRITE_BACK)
-            need_wb = c->tag[victim] != CACHE_NO_TAG && c->dirty[victim];
+            need_wb = c->tag[victim] != CACHE_NO_TAG && c->m[victim].dirty;
     }
     if (lc->wpolicy == WP_WRITE_BACK && slot < 0 && victim < 0)
         forward = 1; /* no allocation possible: write around */
     mem_pkt wb;
     uint32_t pk = (uint32_t)forward + (uint32_t)need_wb, fl = forward ? wr.flits : 0;
     if (need_wb) {
-        make_pkt(u, &wb, c->tag[victim], c->dirty[victim], PKT_WRITE, L1_DATA, -1, 0);
+        make_pkt(u, &wb, c->tag[victim], c->m[victim].dirty, PKT_WRITE, L1_DATA, -1, 0);
         fl += wb.flits;
     }
     if (pk > room_pkts || fl > room_flits)
@@ -357,13 +357,13 @@ static sim_mem_status access_store(l1_unit *u, const sim_mem_access *a, uint64_t
     }
     if (slot >= 0) {
         if (lc->wpolicy == WP_WRITE_EVICT) {
-            c->valid[slot] &= ~req;
-            if (!c->valid[slot] && !c->pending[slot])
+            c->m[slot].valid &= ~req;
+            if (!c->m[slot].valid && !c->m[slot].pending)
                 cache_drop(c, (uint32_t)slot);
         } else {
-            c->valid[slot] |= req;
+            c->m[slot].valid |= req;
             if (lc->wpolicy == WP_WRITE_BACK && !forward)
-                c->dirty[slot] |= req;
+                c->m[slot].dirty |= req;
             cache_touch(c, (uint32_t)slot);
         }
     }
@@ -429,15 +429,15 @@ void l1_fill(l1_unit *u, const mem_pkt *p, uint64_t now)
         int slot = en->aux ? (int)en->aux - 1 : cache_find(c, p->line);
         if (slot < 0) { /* allocate on fill; never over a dirty victim */
             int v = cache_victim(c, p->line);
-            if (v >= 0 && !(c->tag[v] != CACHE_NO_TAG && c->dirty[v])) {
+            if (v >= 0 && !(c->tag[v] != CACHE_NO_TAG && c->m[v].dirty)) {
                 cache_install(c, (uint32_t)v, p->line, NULL);
-                c->pending[v] = en->pending; /* still to come: protect the line */
+                c->m[v].pending = en->pending; /* still to come: protect the line */
                 slot = v;
             }
         }
         if (slot >= 0) {
-            c->valid[slot] |= p->sectors;
-            c->pending[slot] &= ~p->sectors;
+            c->m[slot].valid |= p->sectors;
+            c->m[slot].pending &= ~p->sectors;
             en->aux = (uint32_t)slot + 1;
         }
     }

@@ -156,7 +156,7 @@ static int warm_proxy(const l2_slice *s, const mem_pkt *p, uint32_t req)
         return -1;
     uint64_t home = mem_line_home(p->line);
     int slot = cache_find(&s->c, home);
-    return slot >= 0 && s->warm[slot] == home + 1 && !(req & ~s->c.valid[slot]) ? slot : -1;
+    return slot >= 0 && s->warm[slot] == home + 1 && !(req & ~s->c.m[slot].valid) ? slot : -1;
 }
 
 /* Put `line` into `slot` (not warm: see warm_proxy). */
@@ -177,7 +177,7 @@ static int do_fill(l2_slice *s, const l2_env *env, const l2_fill *f, uint64_t no
     int slot = en->aux ? (int)en->aux - 1 : cache_find(c, en->line), victim = -1, need_wb = 0;
     if (slot < 0) {
         victim = cache_victim(c, en->line);
-        need_wb = victim >= 0 && c->tag[victim] != CACHE_NO_TAG && c->dirty[victim];
+        need_wb = victim >= 0 && c->tag[victim] != CACHE_NO_TAG && c->m[victim].dirty;
         if (need_wb && !dram_can_accept(&env->chan[s->channel], 1))
             return ST_DRAM;
     }
@@ -196,12 +196,12 @@ static int do_fill(l2_slice *s, const l2_env *env, const l2_fill *f, uint64_t no
         install(s, (uint32_t)victim, en->line, &ev);
         if (need_wb)
             dram_send(s, env, ev.line, ev.dirty, 1, 0, wb_weight(ev.line, env), now);
-        c->pending[victim] = left; /* still to come: protect the line */
+        c->m[victim].pending = left; /* still to come: protect the line */
         slot = victim;
     }
     if (slot >= 0) {
-        c->valid[slot] |= f->sectors;
-        c->pending[slot] &= ~f->sectors;
+        c->m[slot].valid |= f->sectors;
+        c->m[slot].pending &= ~f->sectors;
         en->aux = (uint32_t)slot + 1;
     }
     en->pending = left;
@@ -211,7 +211,7 @@ static int do_fill(l2_slice *s, const l2_env *env, const l2_fill *f, uint64_t no
         const l2_target *t = mshr_target(&s->m, (int)f->mshr, k);
         if (t->kind == PKT_ATOMIC) {
             if (slot >= 0)
-                c->dirty[slot] |= t->sectors;
+                c->m[slot].dirty |= t->sectors;
             if (!(t->flags & PKT_F_SHADOW))
                 s->st.wr_hit += popc(t->sectors);
         }
@@ -253,10 +253,10 @@ static void ghost_fill(l2_slice *s, int line_slot, uint32_t n)
     for (uint32_t g = 0; g < n; g++) {
         uint64_t ghost = ghost_tag(c, s->ghosts++);
         int slot = cache_victim(c, ghost);
-        if (slot < 0 || (c->tag[slot] != CACHE_NO_TAG && c->dirty[slot]))
+        if (slot < 0 || (c->tag[slot] != CACHE_NO_TAG && c->m[slot].dirty))
             continue;
         install(s, (uint32_t)slot, ghost, NULL);
-        c->valid[slot] = c->full;
+        c->m[slot].valid = c->full;
     }
 }
 
@@ -278,7 +278,7 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
     cache *c = &s->c;
     uint32_t req = p->sectors & c->full;
     int slot = cache_find(c, p->line), proxy;
-    uint32_t hit = slot >= 0 ? req & c->valid[slot] : 0, miss = req & ~hit;
+    uint32_t hit = slot >= 0 ? req & c->m[slot].valid : 0, miss = req & ~hit;
     int atomic = p->kind == PKT_ATOMIC, real = !(p->flags & PKT_F_SHADOW);
     uint64_t pend = ps + (uint64_t)(atomic ? popc(req) * s->banks : popc(req)) * p->weight;
     l2_target t = {req, p->mshr, p->sm, p->weight, p->kind, p->cache, p->flags};
@@ -292,7 +292,7 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
         if (ghost_line(p))
             ghost_touch(s, slot, p->weight - 1u);
         if (atomic) {
-            c->dirty[slot] |= req;
+            c->m[slot].dirty |= req;
             if (real)
                 s->st.wr_hit += popc(req);
         }
@@ -317,7 +317,7 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
             victim = cache_victim(c, p->line);
             if (victim < 0)
                 return ST_LOCAL;
-            need_wb = c->tag[victim] != CACHE_NO_TAG && c->dirty[victim];
+            need_wb = c->tag[victim] != CACHE_NO_TAG && c->m[victim].dirty;
         }
     }
     if (!dram_can_accept(&env->chan[s->channel], (fetch != 0) + (uint32_t)need_wb))
@@ -339,7 +339,7 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
     if (fetch) {
         s->m.e[mi].pending |= fetch;
         if (slot >= 0) {
-            c->pending[slot] |= fetch;
+            c->m[slot].pending |= fetch;
             s->m.e[mi].aux = (uint32_t)slot + 1;
         }
         dram_send(s, env, p->line, fetch, 0, (uint32_t)mi, p->weight, now);
@@ -361,7 +361,7 @@ static int do_write(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t p
     cache *c = &s->c;
     uint32_t req = p->sectors & c->full;
     int slot = cache_find(c, p->line), victim = -1, need_wb = 0, proxy;
-    uint32_t hit = slot >= 0 ? req & c->valid[slot] : 0;
+    uint32_t hit = slot >= 0 ? req & c->m[slot].valid : 0;
     int forward = s->wpolicy != WP_WRITE_BACK;
     if (slot < 0 && !forward && (proxy = warm_proxy(s, p, req)) >= 0) {
         s->port_free = ps + (uint64_t)popc(req) * p->weight;
@@ -371,7 +371,7 @@ static int do_write(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t p
     if (slot < 0 && s->write_allocate && s->wpolicy != WP_WRITE_EVICT) {
         victim = cache_victim(c, p->line);
         if (victim >= 0)
-            need_wb = c->tag[victim] != CACHE_NO_TAG && c->dirty[victim];
+            need_wb = c->tag[victim] != CACHE_NO_TAG && c->m[victim].dirty;
         else if (s->wpolicy == WP_WRITE_BACK)
             forward = 1; /* cannot allocate: write around */
     } else if (slot < 0 && s->wpolicy == WP_WRITE_BACK) {
@@ -391,13 +391,13 @@ static int do_write(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t p
     }
     if (slot >= 0) {
         if (s->wpolicy == WP_WRITE_EVICT) {
-            c->valid[slot] &= ~req;
-            if (!c->valid[slot] && !c->pending[slot])
+            c->m[slot].valid &= ~req;
+            if (!c->m[slot].valid && !c->m[slot].pending)
                 cache_drop(c, (uint32_t)slot);
         } else {
-            c->valid[slot] |= req;
+            c->m[slot].valid |= req;
             if (!forward)
-                c->dirty[slot] |= req;
+                c->m[slot].dirty |= req;
             cache_touch(c, (uint32_t)slot);
         }
     }
@@ -444,13 +444,13 @@ int l2_preload(l2_slice *s, uint64_t line, uint32_t sectors32)
     int slot = cache_find(c, line);
     if (slot < 0) {
         slot = cache_victim(c, line);
-        if (slot < 0 || (c->tag[slot] != CACHE_NO_TAG && c->dirty[slot]))
+        if (slot < 0 || (c->tag[slot] != CACHE_NO_TAG && c->m[slot].dirty))
             return 0;
         cache_install(c, (uint32_t)slot, line, NULL);
     } else {
         cache_touch(c, (uint32_t)slot);
     }
-    c->valid[slot] |= sectors & ~c->pending[slot];
+    c->m[slot].valid |= sectors & ~c->m[slot].pending;
     s->warm[slot] = line + 1;
     return 1;
 }

@@ -34,11 +34,11 @@ static gcfg_cache geom(uint32_t sets, uint32_t ways, uint32_t sector, const char
 static int touch(cache *c, uint64_t line, uint32_t sectors, uint32_t *missed)
 {
     int s = cache_find(c, line);
-    if (s >= 0 && (c->valid[s] & sectors) == sectors) {
+    if (s >= 0 && (c->m[s].valid & sectors) == sectors) {
         cache_touch(c, (uint32_t)s);
         return 1;
     }
-    uint32_t have = s >= 0 ? c->valid[s] : 0;
+    uint32_t have = s >= 0 ? c->m[s].valid : 0;
     if (missed)
         *missed += (uint32_t)__builtin_popcount(sectors & ~have);
     if (s < 0) {
@@ -48,7 +48,7 @@ static int touch(cache *c, uint64_t line, uint32_t sectors, uint32_t *missed)
     } else {
         cache_touch(c, (uint32_t)s);
     }
-    c->valid[s] |= sectors;
+    c->m[s].valid |= sectors;
     return 0;
 }
 
@@ -105,21 +105,21 @@ static void test_sectors_and_pending(void **st)
     assert_int_equal(touch(&c, 10, 0x3, &missed), 0); /* sector 1 missing */
     assert_int_equal(missed, 2);
     int s = cache_find(&c, 10);
-    assert_int_equal(c.valid[s], 0x3);
+    assert_int_equal(c.m[s].valid, 0x3);
     /* Pending lines are never victims. */
     touch(&c, 12, 0x1, NULL); /* set 0, way 2 */
     int s12 = cache_find(&c, 12);
-    c.pending[s] = 0x4;
+    c.m[s].pending = 0x4;
     assert_int_equal(cache_victim(&c, 14), s12); /* 10 is LRU but pending */
-    c.pending[s12] = 0x1;
+    c.m[s12].pending = 0x1;
     assert_int_equal(cache_victim(&c, 14), -1); /* all ways pending */
     /* Invalidation keeps pending lines' tags, drops everything else. */
     touch(&c, 11, 0xf, NULL); /* set 1 */
     cache_invalidate_all(&c);
     assert_int_equal(cache_find(&c, 11), -1);
     assert_int_equal(cache_find(&c, 10), s);
-    assert_int_equal(c.valid[s], 0);
-    assert_int_equal(c.pending[s], 0x4);
+    assert_int_equal(c.m[s].valid, 0);
+    assert_int_equal(c.m[s].pending, 0x4);
     assert_int_equal(cache_count_valid(&c), 0);
     cache_free(&c);
 }
