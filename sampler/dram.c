@@ -62,9 +62,10 @@ int dram_init(dram_chan *ch, const dram_timing *t, const gpu_config *cfg, dram_d
     if (!ch->banks || !ch->cap)
         return ge_errf(e, "dram: needs banks and queue entries");
     ch->bank = ge_calloc(ch->banks, sizeof *ch->bank, e);
+    ch->bq = ge_calloc(ch->banks, sizeof *ch->bq, e);
     ch->group_next = ge_calloc((size_t)ch->groups * DRAM_NCMD, sizeof *ch->group_next, e);
     ch->req = ge_calloc(ch->cap, sizeof *ch->req, e);
-    if (!ch->bank || !ch->group_next || !ch->req) {
+    if (!ch->bank || !ch->bq || !ch->group_next || !ch->req) {
         dram_free(ch);
         return -1;
     }
@@ -89,9 +90,11 @@ int dram_init(dram_chan *ch, const dram_timing *t, const gpu_config *cfg, dram_d
 void dram_free(dram_chan *ch)
 {
     free(ch->bank);
+    free(ch->bq);
     free(ch->group_next);
     free(ch->req);
     ch->bank = NULL;
+    ch->bq = NULL;
     ch->group_next = NULL;
     ch->req = NULL;
 }
@@ -127,8 +130,8 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
     else
         b->head = i;
     b->tail = i;
-    b->nq++;
-    b->hint = 0;
+    ch->bq[bank].nq++;
+    ch->bq[bank].hint = 0;
     ch->nwrites += r->write;
     if (b->open_row == (int64_t)row) {
         b->nhits++;
@@ -154,7 +157,7 @@ static void unlink_req(dram_chan *ch, int32_t i)
         ch->req[r->next].prev = r->prev;
     else
         b->tail = r->prev;
-    b->nq--;
+    ch->bq[r->bank].nq--;
     ch->nwrites -= r->write;
     if (b->open_row == (int64_t)r->row) {
         b->nhits--;
@@ -209,7 +212,7 @@ static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
      * last one. */
     uint64_t last = cmd == DRAM_RD || cmd == DRAM_WR ? now + (uint64_t)(r->weight - 1) * ch->t->tBL : now;
     apply_rules(ch, cmd, r->bank, last);
-    b->hint = 0;
+    ch->bq[r->bank].hint = 0;
     if (ch->on_cmd)
         ch->on_cmd(ch->cmd_ctx, cmd, r->bank, now);
     switch (cmd) {
@@ -274,7 +277,7 @@ static void refresh_step(dram_chan *ch, uint64_t now)
             ch->bank[b].open_row = -1;
             ch->bank[b].nhits = 0;
             ch->bank[b].hit[0] = ch->bank[b].hit[1] = -1;
-            ch->bank[b].hint = 0;
+            ch->bq[b].hint = 0;
             ch->st.precharges++;
             ch->wake = now + 1;
             return;

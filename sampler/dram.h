@@ -103,15 +103,22 @@ typedef struct dram_bank {
     int64_t open_row;    /* -1: precharged */
     int32_t head, tail;  /* queued requests, oldest first */
     int32_t hit[2];      /* oldest queued read [0] / write [1] for the open row, or -1 */
-    uint32_t nq, nhits;  /* queued; queued for the open row */
+    uint32_t nhits;      /* queued for the open row */
     uint32_t group;      /* bank group (bank mod bank_groups) */
     uint64_t next[DRAM_NCMD];
+} dram_bank;
+
+/* What a scheduler looks at first in every bank, for all banks together (a
+ * scan then touches a few host cache lines, and a bank's own state only when
+ * it may have a command to issue). */
+typedef struct dram_bank_q {
     /* Scheduler hint: no command of this bank can issue before `hint`.
      * Timing constraints only ever move later, so a bound a scheduler found
      * stays valid until the bank's queue or row changes; the controller then
      * resets it to 0. */
     uint64_t hint;
-} dram_bank;
+    uint32_t nq;         /* queued requests */
+} dram_bank_q;
 
 typedef struct dram_chan dram_chan;
 
@@ -155,6 +162,7 @@ struct dram_chan {
     uint32_t write_high, write_low; /* write-drain watermarks (0 = no drain mode) */
     int draining;           /* scheduler state: serving writes first */
     dram_bank *bank;
+    dram_bank_q *bq;        /* [banks] */
     uint64_t *group_next;   /* [groups * DRAM_NCMD] */
     uint64_t chan_next[DRAM_NCMD];
     uint64_t faw[4];        /* ticks of the last four ACTs (ring) */

@@ -30,14 +30,15 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
         dir = ch->draining;
     }
     for (uint32_t bi = 0; bi < ch->banks; bi++) {
-        dram_bank *b = &ch->bank[bi];
-        if (!b->nq)
+        dram_bank_q *q = &ch->bq[bi];
+        if (!q->nq)
             continue;
-        if (b->hint > now) { /* known not ready yet (see dram_bank.hint) */
-            if (b->hint < wake)
-                wake = b->hint;
+        if (q->hint > now) { /* known not ready yet (see dram_bank_q.hint) */
+            if (q->hint < wake)
+                wake = q->hint;
             continue;
         }
+        dram_bank *b = &ch->bank[bi];
         if (b->open_row >= 0 && b->nhits) {
             /* The oldest read hit and the oldest write hit: any younger hit
              * of the same kind has the same readiness and is younger.  (With
@@ -69,7 +70,7 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
                 }
             }
             if (bank_wake > now) {
-                b->hint = bank_wake; /* nothing of this bank before then */
+                q->hint = bank_wake; /* nothing of this bank before then */
                 if (bank_wake < wake)
                     wake = bank_wake;
             }
@@ -93,7 +94,7 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
             if (r->seq < row_seq)
                 row_seq = r->seq, best_row = ri, row_cmd = (uint8_t)cmd;
         } else {
-            b->hint = t;
+            q->hint = t;
             if (t < wake)
                 wake = t;
         }
