@@ -120,7 +120,6 @@ typedef struct sim_load {
 
 /* The LSU's one in-flight global/local/const/tex instruction. */
 typedef struct sim_lsu {
-    co_line line[CO_MAX_LINES];
     int n, next;       /* lines, next to offer */
     uint32_t token;    /* load record, or UINT32_MAX for stores */
     uint32_t warp;
@@ -129,6 +128,7 @@ typedef struct sim_lsu {
     uint64_t offer_cycle; /* cycle the offers count refers to */
     uint32_t offers;      /* accesses offered in offer_cycle */
     uint64_t held;        /* the memory's refusal key for line[next], or 0 (mem.h) */
+    co_line line[CO_MAX_LINES]; /* last: the top loop reads the fields above */
 } sim_lsu;
 
 /* A pool of identical resources (units of one kind, operand collectors),
@@ -188,6 +188,11 @@ typedef struct sim_icache {
 #define SIM_CODE_BASE (1ull << 56)
 
 typedef struct sim_sm {
+    /* What the top loop (gpu.c) reads of every SM every cycle, together. */
+    uint64_t wake;           /* next cycle this SM must be stepped */
+    uint32_t ctas;           /* resident CTAs */
+    uint32_t loads_out;      /* outstanding load records on this SM */
+    sim_lsu lsu;
     uint32_t id;
     uint32_t nsched;
     uint32_t arb;            /* scheduler that goes first (round-robin over LSU/shared use) */
@@ -196,7 +201,7 @@ typedef struct sim_sm {
     sim_ib *ib_store;
     sim_sb_ent *sb_store;
     sim_cta_slot *cta;       /* ctas_max slots */
-    uint32_t ncta_slots, ctas;  /* slots, resident CTAs */
+    uint32_t ncta_slots;     /* CTA slots */
     uint64_t fetch_need[16]; /* warps that may fetch (bit per warp slot) */
     uint64_t fetch_wait[16]; /* ... of those, warps waiting for an I-cache fill (fetch skips them) */
     uint32_t fetch_ptr, fetch_words;
@@ -206,12 +211,9 @@ typedef struct sim_sm {
     sim_pool units[ISA_UNIT_COUNT];
     sim_pool coll;
     uint64_t shared_free;
-    sim_lsu lsu;
     sim_load *rec;
     uint32_t nrec, rec_free;
-    uint32_t loads_out;      /* outstanding load records on this SM */
     uint32_t draining;       /* CTAs waiting for their last results to retire */
-    uint64_t wake;           /* next cycle this SM must be stepped */
     uint64_t retry_at;       /* earliest cycle a structural stall of this cycle clears */
     int busy;                /* something happened this cycle: step again next cycle */
 } sim_sm;
