@@ -436,7 +436,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         double below = st[T_L2_SECTORS] / st[T_L1_SECTORS];
         cal->params.l1_filter = below < 1 ? 1 - below : 0;
     }
-    model_scenario sc = {sms, (double)n, per_cluster, 0};
+    model_scenario sc = {sms, (double)n, per_cluster, 0, 1};
     int matters = 0, fitted = 0;
     if (x->o->background) {
         model_params own;

@@ -129,14 +129,22 @@ static double l1_inflight(const gpu_config *cfg)
     return memo;
 }
 
-/* Time of one generation of `cpsm` resident CTAs on one SM. */
+/* Time of one generation of `cpsm` resident CTAs on one SM: the SM side
+ * (issue and dependencies, functional units, the LSU), times the
+ * calibration's `scale`, or the misses-in-flight bound, whichever is
+ * longer.  The latter is a memory-side bound -- lines x loaded latency /
+ * lines in flight -- so the SM-side factor does not rescale it: a sample
+ * whose CTAs do not crowd the L1's sets, fitted with the bound scaled,
+ * took the bound away from the whole kernel, whose CTAs do (GTX 480 8 KB
+ * L1, vectoradd: the full GPU 38% slower than at 16 KB, the hybrid 0%). */
 typedef struct {
     double t, t_int, t_units, t_lsu, t_mshr, mem_stall, dep_stall;
 } gen_time;
 
 static void generation(const gpu_config *cfg, const prof_kernel *pk, model_policy pol, const model_warp_time *wt,
                        const double *wweight, uint32_t nw, const totals *t, double cpsm, double load_lat,
-                       double l1_miss_lines_per_warp, double port_per_warp, double inflight, gen_time *g)
+                       double l1_miss_lines_per_warp, double port_per_warp, double inflight, double scale,
+                       gen_time *g)
 {
     memset(g, 0, sizeof *g);
     double sched = cfg->sm.schedulers;
@@ -188,11 +196,7 @@ static void generation(const gpu_config *cfg, const prof_kernel *pk, model_polic
         g->t_lsu = warps_sm * mem_insts_per_warp * ldst_ii / sched;
     /* misses in flight per SM: at most `inflight` (l1_inflight) */
     g->t_mshr = warps_sm * l1_miss_lines_per_warp * load_lat / inflight;
-    g->t = g->t_int;
-    if (g->t_units > g->t)
-        g->t = g->t_units;
-    if (g->t_lsu > g->t)
-        g->t = g->t_lsu;
+    g->t = scale * fmax(g->t_int, fmax(g->t_units, g->t_lsu));
     if (g->t_mshr > g->t)
         g->t = g->t_mshr;
 }
@@ -540,7 +544,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         lrr_sms = 0;
     double load_prev = 0, atomic_prev = 0; /* the latencies wt[] was replayed with (when replayed) */
     int replayed = 0, rc = 0;
-    double inflight = l1_inflight(cfg);
+    /* a sample's run of consecutive CTAs does not crowd the L1's sets */
+    double inflight = sc && sc->neighbour_runs && cfg->l1d.mshr_entries ? cfg->l1d.mshr_entries : l1_inflight(cfg);
     for (int it = 0; it < MODEL_FIXPOINT_ITERS; it++) {
         double q = model_md1_wait(rho) * path.burst_core;
         double miss_lat = h2 * path.l2 + (1 - h2) * (path.dram + q);
@@ -572,9 +577,9 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         full = floor(per_sm / c + 1e-9);
         rem = per_sm - full * c;
         tail_sms = 0;
-        generation(cfg, pk, pol, wt, ww, nw, &t, c, lat, miss_lines_per_warp, port_per_warp, inflight, &gfull);
+        generation(cfg, pk, pol, wt, ww, nw, &t, c, lat, miss_lines_per_warp, port_per_warp, inflight, mp->sm_scale, &gfull);
         if (rem > 0.5)
-            generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, port_per_warp, inflight, &gpart);
+            generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, port_per_warp, inflight, mp->sm_scale, &gpart);
         else
             memset(&gpart, 0, sizeof gpart);
         /* Tail: an SM (and the kernel) lasts at least as long as its
@@ -586,11 +591,11 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         double t_gens = full * gfull.t + gpart.t;
         if (d || heavy * gfull.t > t_gens) {
             gen_time g1;
-            generation(cfg, pk, pol, wt, ww, nw, &t, 1, lat, miss_lines_per_warp, port_per_warp, inflight, &g1);
+            generation(cfg, pk, pol, wt, ww, nw, &t, 1, lat, miss_lines_per_warp, port_per_warp, inflight, mp->sm_scale, &g1);
             t_cta = g1.t;
             t_tail = g1.t * heavy;
         }
-        t_sm = mp->sm_scale * fmax(t_gens, t_tail);
+        t_sm = fmax(t_gens, t_tail);
         if (gfull.t > 0) /* lines the SM looks up per cycle in steady state */
             lsu_rate = fmin(LSU_LINES_PER_CYCLE, c * pk->warps_per_cta * (t.warps > 0 ? load_lines / t.warps : 0) / gfull.t);
         double pw = mp->overlap;
@@ -603,11 +608,11 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             if (rem == c) /* the usual case: the tail SMs run full */
                 gpart = gfull;
             else
-                generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, port_per_warp, inflight, &gpart);
+                generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, port_per_warp, inflight, mp->sm_scale, &gpart);
             double f = full * c * active / ctas;
-            t_sm = mp->sm_scale * (full * gfull.t + gpart.t);
-            total = startup + overlap(pw, mp->sm_scale * full * gfull.t, f, t_dram, t_l2, t_noc) +
-                    overlap(pw, mp->sm_scale * gpart.t, 1 - f, t_dram, t_l2, t_noc);
+            t_sm = full * gfull.t + gpart.t;
+            total = startup + overlap(pw, full * gfull.t, f, t_dram, t_l2, t_noc) +
+                    overlap(pw, gpart.t, 1 - f, t_dram, t_l2, t_noc);
         }
         gens = full + (rem > 0.5 ? rem / c : 0);
         double nrho = total > startup ? t_dram * dram_eff / (total - startup) : 0;
@@ -649,7 +654,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
      * cycles SMs are busy, summed over SMs (the start-up's fall to idle:
      * nothing is fetched yet) */
     double last_sms = tail_sms > 0 ? tail_sms : active;
-    double sm_cycles = tail_sms > 0 ? mp->sm_scale * (full * gfull.t * active + gpart.t * last_sms) : t_sm * active;
+    double sm_cycles = tail_sms > 0 ? full * gfull.t * active + gpart.t * last_sms : t_sm * active;
     double active_cycles = sm_cycles * sched;
     double busy = active_cycles - t.insts;
     if (busy < 0)
@@ -657,11 +662,11 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double ms = mp->sm_scale * (gfull.mem_stall * full * active + gpart.mem_stall * last_sms) * sched;
     double ds = mp->sm_scale * (gfull.dep_stall * full * active + gpart.dep_stall * last_sms) * sched;
     double st = 0;
-    if (gfull.t > gfull.t_int)
-        st += (gfull.t - gfull.t_int) * full * active;
-    if (gpart.t > gpart.t_int)
-        st += (gpart.t - gpart.t_int) * last_sms;
-    st *= mp->sm_scale * sched;
+    if (gfull.t > mp->sm_scale * gfull.t_int)
+        st += (gfull.t - mp->sm_scale * gfull.t_int) * full * active;
+    if (gpart.t > mp->sm_scale * gpart.t_int)
+        st += (gpart.t - mp->sm_scale * gpart.t_int) * last_sms;
+    st *= sched;
     double parts = ms + ds + st;
     double scale = parts > busy && parts > 0 ? busy / parts : 1;
     out->stall[KR_ISSUED] = t.insts;
@@ -729,8 +734,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         d->load_latency = lat;
         d->dram_util = out->dram_bw_util;
         d->t_sm = t_sm;
-        d->t_cta = mp->sm_scale * t_cta;
-        d->t_tail = mp->sm_scale * t_tail;
+        d->t_cta = t_cta;
+        d->t_tail = t_tail;
         d->startup = startup;
         d->t_dram = t_dram;
         d->t_l2 = t_l2;

@@ -51,6 +51,9 @@ typedef struct model_scenario {
     double ctas;               /* CTAs executed (0 = the kernel's) */
     const double *cluster_ctas;/* CTAs per profile cluster (NULL = kernel's mix) */
     int background;            /* 1: the other SMs load the memory system like the active ones */
+    int neighbour_runs;        /* 1: each active SM runs consecutive CTAs (a hybrid sample), whose lines
+                                  spread evenly over its L1's sets: misses in flight are bounded by the
+                                  MSHRs only, not by the set crowding of a GPU's CTA dealing (model.c) */
 } model_scenario;
 
 /* Intermediate quantities, for calibration, reports and tests. */
