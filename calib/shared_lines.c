@@ -54,9 +54,9 @@ int est_shared_lines(const gpu_config *cfg, const prof_kernel *pk, u64set *share
             continue;
         /* the end of a run: its lines that an earlier run touched are shared */
         for (size_t s = 0; s < run.cap && rc == 0; s++) {
-            if (!run.slots[s])
+            uint64_t line;
+            if (!u64set_at(&run, s, &line))
                 continue;
-            uint64_t line = run.slots[s] - 1;
             int fresh = u64set_add(&seen, line, e);
             if (fresh == 0)
                 fresh = u64set_add(shared, line, e) < 0 ? -1 : 1;

@@ -24,6 +24,15 @@ void u64set_clear(u64set *s);
 /* 1 if newly inserted, 0 if already present, -1 on allocation failure. */
 int u64set_add(u64set *s, uint64_t key, ge_err *e);
 int u64set_has(const u64set *s, uint64_t key);
+/* Visiting every key: for (size_t i = 0; i < s->cap; i++) if (u64set_at(s, i, &k)) ...
+ * 1 and *key if slot i holds a key, 0 if it is empty. */
+static inline int u64set_at(const u64set *s, size_t i, uint64_t *key)
+{
+    if (!s->slots[i])
+        return 0;
+    *key = s->slots[i] - 1;
+    return 1;
+}
 
 static inline uint64_t ge_hash64(uint64_t x)
 {

@@ -156,12 +156,6 @@ static int take_sample(pbuild *b, const cl_result *r, ge_err *e)
     return 0;
 }
 
-static int cmp_u64_asc(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 int pb_finish_kernel(pbuild *b, ge_err *e)
 {
     prof_kernel *pk = b->pk;
@@ -175,7 +169,7 @@ int pb_finish_kernel(pbuild *b, ge_err *e)
     pk->atomic_footprint_lines = (double)b->atomic_lines.count;
     pk->code_lines = (double)b->code.count;
     if (pk->ncode_warm > 1)
-        qsort(pk->code_warm, pk->ncode_warm, sizeof *pk->code_warm, cmp_u64_asc);
+        qsort(pk->code_warm, pk->ncode_warm, sizeof *pk->code_warm, cmp_u64);
     if (rep_warps(b, e))
         return -1;
     if (b->nsig == 0)

@@ -561,8 +561,9 @@ static int begin_kernel(pbuild *b, const ws_kernel *k, ge_err *e)
     u64set_clear(&b->atomic_lines);
     b->code_warm_cap = 0;
     /* the previous kernel's code joins what later kernels find fetched */
+    uint64_t line;
     for (size_t i = 0; i < b->code.cap; i++)
-        if (b->code.slots[i] && u64set_add(&b->code_before, b->code.slots[i] - 1, e) < 0)
+        if (u64set_at(&b->code, i, &line) && u64set_add(&b->code_before, line, e) < 0)
             return -1;
     u64set_clear(&b->code);
     return 0;

@@ -226,19 +226,6 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int has_u64(const uint64_t *v, size_t n, uint64_t x)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && v[lo] == x;
-}
-
 size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *ctas, size_t n,
                            const uint64_t *pc_lines, size_t npc)
 {
@@ -253,7 +240,8 @@ size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *
             uint64_t l1i_line = ctas[c]->inst[i].pc * num / den / l1i;
             if (l1i_line == last) /* straight-line code: mostly the line before */
                 continue;
-            if (pc_lines && !has_u64(pc_lines, npc, ctas[c]->inst[i].pc / 128))
+            uint64_t pc_line = ctas[c]->inst[i].pc / 128;
+            if (pc_lines && !bsearch(&pc_line, pc_lines, npc, sizeof *pc_lines, cmp_u64))
                 continue;
             last = l1i_line;
             for (uint32_t part = 0; part < parts; part++) {

@@ -91,7 +91,7 @@ typedef struct l1_unit {
     /* Refusal memo.  A refused access is offered again every cycle until it
      * is taken; the memo answers a repeat without planning it again, for as
      * long as nothing that could lift the refusal has happened.  `kver`
-     * changes whenever something may have (see memo_event in l1.c):
+     * changes whenever something may have (l1_fill, l1_pop, l1_access, l1_room_grew):
      *  - a refusal for want of an MSHR or merge slot, a completion slot or a
      *    replaceable way (state) is lifted only by a fill (which frees
      *    entries, ways and slots) or a pop;

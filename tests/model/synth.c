@@ -98,3 +98,31 @@ ws_inst *synth_add_mem(synth_source *s, uint32_t c, uint32_t w, isa_op op, uint3
             a[l] = base + (uint64_t)l * stride;
     return in;
 }
+
+/* A coalesced load from base into r1 and an FMA that uses it. */
+void synth_add_load_use(synth_source *s, uint32_t c, uint32_t w, uint64_t base)
+{
+    ws_inst *ld = synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu, base, 4, 4);
+    ld->ndst = 1;
+    ld->dst[0] = 1;
+    ws_inst *fma = synth_add(s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
+    fma->nsrc = 1;
+    fma->src[0] = 1;
+    fma->ndst = 1;
+    fma->dst[0] = 2;
+}
+
+void synth_build_kernel(synth_source *s, uint32_t nctas)
+{
+    synth_init(s, "synthetic", nctas, 64, 32);
+    for (uint32_t c = 0; c < nctas; c++)
+        for (uint32_t w = 0; w < 2; w++) {
+            uint64_t base = 0x100000 + (uint64_t)(c * 2 + w) * 4096;
+            synth_add_load_use(s, c, w, base);
+            /* uncoalesced: 32 lanes 128 B apart -> 32 lines of one sector */
+            synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu, base + 0x80000000ULL, 128, 4);
+            /* shared, 8 B stride of 4 B words: two words per bank -> 2 cycles */
+            synth_add_mem(s, c, w, ISA_OP_ST_SHARED, 0xffffffffu, 0, 8, 4);
+            synth_add(s, c, w, ISA_OP_EXIT, 0x0000ffffu);
+        }
+}

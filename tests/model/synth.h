@@ -25,5 +25,11 @@ ws_inst *synth_add(synth_source *s, uint32_t c, uint32_t w, isa_op op, uint32_t 
 /* ...with per-lane addresses base + lane * stride, size bytes each. */
 ws_inst *synth_add_mem(synth_source *s, uint32_t c, uint32_t w, isa_op op, uint32_t mask, uint64_t base,
                        uint64_t stride, uint8_t size);
+/* A coalesced 4-byte load from base into r1 and an FMA that uses it. */
+void synth_add_load_use(synth_source *s, uint32_t c, uint32_t w, uint64_t base);
+/* The profiler tests' kernel: nctas CTAs of 2 warps, each with a load-use
+ * pair, an uncoalesced load (32 lines of one sector) and a 2-way
+ * bank-conflicted shared store (synth.c). */
+void synth_build_kernel(synth_source *s, uint32_t nctas);
 
 #endif

@@ -19,87 +19,6 @@
 #include "reuse.h"
 #include "synth.h"
 
-/* ---- reuse distance -> hit rate ---- */
-
-static void test_reuse_aba(void **st)
-{
-    (void)st;
-    /* A B A, every sector: A and B are cold (8 sectors), the second A has
-     * one distinct line (B) in between: 4 sectors at distance 1. */
-    rd_access s[] = {{1, 0xf}, {2, 0xf}, {1, 0xf}};
-    rd_hist h;
-    memset(&h, 0, sizeof h);
-    assert_int_equal(rd_measure(s, 3, &h, NULL), 0);
-    assert_true(h.cold == 8);
-    assert_true(h.bin[1] == 4);
-    assert_true(rd_total(&h) == 12);
-    /* fully associative LRU: 2 lines hold A and B -> 4 hits of 12 */
-    assert_true(fabs(rd_hit_rate(&h, 2, 1) - 4.0 / 12) < 1e-12);
-    assert_true(rd_hit_rate(&h, 1, 1) == 0);
-    /* 2 sets x 1 way: B lands in A's set with probability 1/2 -> 2 hits of 12 */
-    assert_true(fabs(rd_hit_rate(&h, 2, 2) - 2.0 / 12) < 1e-9);
-}
-
-static void test_reuse_sectors(void **st)
-{
-    (void)st;
-    /* A.s0, A.s1, A.s0: both first touches are cold; the third has no other
-     * line in between -> distance 0 (a hit even in a 1-line cache). */
-    rd_access s[] = {{7, 0x1}, {7, 0x2}, {7, 0x1}};
-    rd_hist h;
-    memset(&h, 0, sizeof h);
-    assert_int_equal(rd_measure(s, 3, &h, NULL), 0);
-    assert_true(h.cold == 2 && h.bin[0] == 1);
-    assert_true(fabs(rd_hit_rate(&h, 1, 1) - 1.0 / 3) < 1e-12);
-}
-
-/* Brute-force fully associative LRU over whole lines. */
-static double lru_sim(const rd_access *s, size_t n, size_t cap)
-{
-    uint64_t *stack = calloc(cap ? cap : 1, sizeof *stack);
-    size_t used = 0, hits = 0, total = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t pos = used;
-        for (size_t j = 0; j < used; j++)
-            if (stack[j] == s[i].line) {
-                pos = j;
-                break;
-            }
-        total += 4;
-        if (pos < used)
-            hits += 4;
-        size_t from = pos < used ? pos : (used < cap ? used++ : cap - 1);
-        memmove(stack + 1, stack, from * sizeof *stack);
-        stack[0] = s[i].line;
-    }
-    free(stack);
-    return (double)hits / total;
-}
-
-static void test_reuse_matches_lru(void **st)
-{
-    (void)st;
-    enum { N = 4000 };
-    rd_access *s = malloc(N * sizeof *s);
-    uint64_t x = 12345;
-    for (int i = 0; i < N; i++) {
-        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-        s[i].line = (x >> 33) % 24; /* 24 lines: distances span the exact bins */
-        s[i].sectors = 0xf;
-    }
-    rd_hist h;
-    memset(&h, 0, sizeof h);
-    assert_int_equal(rd_measure(s, N, &h, NULL), 0);
-    double prev = -1;
-    for (size_t cap = 1; cap <= 16; cap++) {
-        double a = rd_hit_rate(&h, cap, 1), b = lru_sim(s, N, cap);
-        assert_true(fabs(a - b) < 1e-12);
-        assert_true(a >= prev); /* a larger LRU cache never misses more */
-        prev = a;
-    }
-    free(s);
-}
-
 /* ---- queueing ---- */
 
 static void test_md1(void **st)
@@ -186,7 +105,7 @@ static void test_policies(void **st)
         assert_true(model_multiwarp(&t, 1, 1, (model_policy)p, NULL, NULL) == 108);
 }
 
-/* ---- the busiest L2 slice of global atomics (hand-computed) ---- */
+/* ---- DRAM efficiency and the busiest L2 slice of atomics (hand-computed) ---- */
 
 /* DRAM timing for the efficiency tests: banks x queue entries, bank cycle
  * and activate-to-activate times, no four-activate window or refresh. */
@@ -312,125 +231,7 @@ static void test_atomic_busiest_slice(void **st)
     assert_true(mm_atomic_busiest_slice(&cfg, &k, 0, 1) == 0);
 }
 
-/* ---- profiler on a synthetic stream ---- */
-
-/* A coalesced load from base into r1 and an FMA that uses it. */
-static void add_load_use(synth_source *s, uint32_t c, uint32_t w, uint64_t base)
-{
-    ws_inst *ld = synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu, base, 4, 4);
-    ld->ndst = 1;
-    ld->dst[0] = 1;
-    ws_inst *fma = synth_add(s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
-    fma->nsrc = 1;
-    fma->src[0] = 1;
-    fma->ndst = 1;
-    fma->dst[0] = 2;
-}
-
-static void build_kernel(synth_source *s, uint32_t nctas)
-{
-    synth_init(s, "synthetic", nctas, 64, 32);
-    for (uint32_t c = 0; c < nctas; c++)
-        for (uint32_t w = 0; w < 2; w++) {
-            uint64_t base = 0x100000 + (uint64_t)(c * 2 + w) * 4096;
-            add_load_use(s, c, w, base);
-            /* uncoalesced: 32 lanes 128 B apart -> 32 lines of one sector */
-            synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu, base + 0x80000000ULL, 128, 4);
-            /* shared, 8 B stride of 4 B words: two words per bank -> 2 cycles */
-            synth_add_mem(s, c, w, ISA_OP_ST_SHARED, 0xffffffffu, 0, 8, 4);
-            synth_add(s, c, w, ISA_OP_EXIT, 0x0000ffffu);
-        }
-}
-
-static void test_profiler_counts(void **st)
-{
-    (void)st;
-    synth_source s;
-    build_kernel(&s, 6);
-    prof_options o;
-    prof_options_default(&o);
-    profile p;
-    ge_err e;
-    assert_int_equal(prof_build(&s.base, &o, "synthetic", 0, 1, &p, &e), 0);
-    assert_int_equal(p.nkernels, 1);
-    prof_kernel *k = &p.k[0];
-    assert_true(k->warp_insts == 6 * 2 * 5);
-    assert_true(k->op_warps[ISA_OP_LD_GLOBAL] == 24);
-    /* per warp: 1 line/4 sectors + 32 lines/32 sectors */
-    assert_true(k->op_lines[ISA_OP_LD_GLOBAL] == 12 * 33);
-    assert_true(k->op_sectors[ISA_OP_LD_GLOBAL] == 12 * 36);
-    assert_true(k->shared_bank_cycles == 12 * 2);
-    assert_true(k->op_lanes[ISA_OP_EXIT] == 12 * 16);
-    assert_int_equal(k->nctas, 6);
-    assert_true(k->sample_is_all);
-    assert_int_equal(k->nsample, 6);
-    assert_true(k->nwarps >= 1);
-    /* the FMA's source was produced one instruction earlier */
-    assert_int_equal(k->warps[0].inst[1].dep[0], 1);
-    prof_free(&p);
-    synth_free(&s);
-}
-
-/* Global atomics: footprint and the per-line counts of the hot lines. */
-static void test_profiler_atomics(void **st)
-{
-    (void)st;
-    synth_source s;
-    synth_init(&s, "atomics", 2, 64, 16);
-    for (uint32_t c = 0; c < 2; c++)
-        for (uint32_t w = 0; w < 2; w++) {
-            synth_add_mem(&s, c, w, ISA_OP_ATOM_GLOBAL, 0xffffffffu, 0x1000, 0, 4); /* one word: 1 sector */
-            synth_add_mem(&s, c, w, ISA_OP_ATOM_GLOBAL, 0xffffffffu, 0x2000, 4, 4); /* one line: 4 sectors */
-            synth_add(&s, c, w, ISA_OP_EXIT, 0xffffffffu);
-        }
-    prof_options o;
-    prof_options_default(&o);
-    profile p;
-    ge_err e;
-    assert_int_equal(prof_build(&s.base, &o, "atomics", 0, 1, &p, &e), 0);
-    const prof_kernel *k = &p.k[0];
-    assert_true(k->atomic_footprint_lines == 2);
-    assert_int_equal(k->natomic_hot, 2);
-    assert_true(k->atomic_hot_line[0] == 0x1000 / 128 && k->atomic_hot_line[1] == 0x2000 / 128);
-    assert_true(k->atomic_hot_sectors[0] == 4 && k->atomic_hot_packets[0] == 4);
-    assert_true(k->atomic_hot_sectors[1] == 16 && k->atomic_hot_packets[1] == 4);
-    prof_free(&p);
-    synth_free(&s);
-}
-
-/* Inherited lines: a kernel launched twice loads lines A, B, C (one sector
- * each: 1, 0, 2).  The second launch finds all three left by the first,
- * with LRU ages C 0, B 1 (C came after it), A 2; the first inherits none. */
-static void test_profiler_inherit(void **st)
-{
-    (void)st;
-    synth_source s;
-    synth_init(&s, "twice", 1, 32, 16);
-    s.launches = 2;
-    synth_add_mem(&s, 0, 0, ISA_OP_LD_GLOBAL, 1u, 0x20, 0, 4);
-    synth_add_mem(&s, 0, 0, ISA_OP_LD_GLOBAL, 1u, 0x80, 0, 4);
-    synth_add_mem(&s, 0, 0, ISA_OP_LD_GLOBAL, 1u, 0x140, 0, 4);
-    synth_add(&s, 0, 0, ISA_OP_EXIT, 1u);
-    prof_options o;
-    prof_options_default(&o);
-    profile p;
-    ge_err e;
-    assert_int_equal(prof_build(&s.base, &o, "twice", 0, 1, &p, &e), 0);
-    assert_int_equal(p.nkernels, 2);
-    assert_int_equal(p.k[0].ninherit, 0);
-    const prof_kernel *k = &p.k[1];
-    assert_int_equal(k->ninherit, 3);
-    static const uint64_t line[3] = {2, 1, 0};
-    static const uint32_t age[3] = {0, 1, 2};
-    static const uint8_t sect[3] = {0x4, 0x1, 0x2};
-    for (int i = 0; i < 3; i++) {
-        assert_int_equal(k->inherit_line[i], line[i]);
-        assert_int_equal(k->inherit_age[i], age[i]);
-        assert_int_equal(k->inherit_sectors[i], sect[i]);
-    }
-    prof_free(&p);
-    synth_free(&s);
-}
+/* ---- tails, start-up and camping of whole kernels ---- */
 
 /* Tail: 31 CTAs of one dependent load + FMA per warp and one CTA of four;
  * the heavy CTA has 4 / (35/32) = 3.657 times the kernel's mean CTA's work,
@@ -440,7 +241,7 @@ static void add_rounds(synth_source *s, uint32_t c, uint32_t rounds)
 {
     for (uint32_t w = 0; w < 2; w++) {
         for (uint32_t r = 0; r < rounds; r++)
-            add_load_use(s, c, w, 0x100000 + ((uint64_t)c * 8 + w * 4 + r) * 4096);
+            synth_add_load_use(s, c, w, 0x100000 + ((uint64_t)c * 8 + w * 4 + r) * 4096);
         synth_add(s, c, w, ISA_OP_EXIT, 0xffffffffu);
     }
 }
@@ -632,33 +433,6 @@ static void test_startup_launch_and_warm_code(void **st)
     synth_free(&s);
 }
 
-/* Partition camping: lines 8 apart all land on slice 0 of a linear 8-slice
- * map, and spread evenly under the 8-slice XOR hash (line 8c -> slice
- * (c mod 8) XOR (c / 8 mod 8): each slice twice per 16 CTAs). */
-static void test_profiler_camping(void **st)
-{
-    (void)st;
-    synth_source s;
-    synth_init(&s, "camp", 32, 32, 16);
-    for (uint32_t c = 0; c < 32; c++) {
-        synth_add_mem(&s, c, 0, ISA_OP_ST_GLOBAL, 1u, (uint64_t)c * 8 * 128, 0, 4);
-        synth_add(&s, c, 0, ISA_OP_EXIT, 1u);
-    }
-    prof_options o;
-    prof_options_default(&o);
-    profile p;
-    ge_err e;
-    assert_int_equal(prof_build(&s.base, &o, "camp", 0, 1, &p, &e), 0);
-    int lin = prof_camp_fn(0, 8), xr = prof_camp_fn(1, 8);
-    assert_true(lin >= 0 && xr >= 0 && prof_camp_fn(1, 20) < 0);
-    for (int w = 0; w < PROF_CAMP_NWIN; w++) {
-        assert_true(fabs(p.k[0].camp[lin][w] - 8) < 1e-12);
-        assert_true(fabs(p.k[0].camp[xr][w] - 1) < 1e-12);
-    }
-    prof_free(&p);
-    synth_free(&s);
-}
-
 /* The camping factor for a design, interpolated in log2 of the CTAs that
  * run together between the recorded windows (16, 64, 256, 1024). */
 static void test_camping_factor(void **st)
@@ -683,82 +457,13 @@ static void test_camping_factor(void **st)
     assert_true(mm_camping(&cfg, &k, 128) == 1);
 }
 
-static void test_profile_file(void **st)
-{
-    (void)st;
-    synth_source s;
-    build_kernel(&s, 5);
-    s.launches = 2; /* the second launch inherits the first's lines */
-    prof_options o;
-    prof_options_default(&o);
-    profile p, q;
-    ge_err e;
-    assert_int_equal(prof_build(&s.base, &o, "synthetic", 7, 9, &p, &e), 0);
-    char path[] = "/tmp/gpuest_test_profile_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(prof_save(&p, path, &e), 0);
-    assert_int_equal(prof_load(&q, path, &e), 0);
-    assert_string_equal(q.source, "synthetic");
-    assert_int_equal(q.size, 7);
-    assert_int_equal(q.k[0].nsample, p.k[0].nsample);
-    assert_memory_equal(q.k[0].op_lines, p.k[0].op_lines, sizeof p.k[0].op_lines);
-    assert_int_equal(q.k[0].sample[3].ninst, p.k[0].sample[3].ninst);
-    assert_memory_equal(q.k[0].sample[3].addr, p.k[0].sample[3].addr, p.k[0].sample[3].naddr * 8);
-    assert_memory_equal(&q.l2[0].load, &p.l2[0].load, sizeof(rd_hist));
-    assert_memory_equal(&q.l2[0].store, &p.l2[0].store, sizeof(rd_hist));
-    assert_int_equal(q.nkernels, 2);
-    uint32_t ni = p.k[1].ninherit;
-    assert_true(ni > 0 && q.k[1].ninherit == ni);
-    assert_memory_equal(q.k[1].inherit_line, p.k[1].inherit_line, ni * sizeof *p.k[1].inherit_line);
-    assert_memory_equal(q.k[1].inherit_age, p.k[1].inherit_age, ni * sizeof *p.k[1].inherit_age);
-    assert_memory_equal(q.k[1].inherit_sectors, p.k[1].inherit_sectors, ni);
-    prof_free(&q);
-
-    /* read the file, then damage it three ways */
-    FILE *f = fopen(path, "rb");
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    rewind(f);
-    unsigned char *buf = malloc((size_t)len);
-    assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-
-    unsigned char *bad = malloc((size_t)len);
-    memcpy(bad, buf, (size_t)len);
-    bad[8] = 99; /* another format version */
-    FILE *m = fmemopen(bad, (size_t)len, "rb");
-    assert_int_equal(prof_read(&q, m, "v99", &e), -1);
-    assert_non_null(strstr(e.msg, "version 99"));
-    fclose(m);
-
-    memcpy(bad, buf, (size_t)len);
-    bad[len / 2] ^= 0x5a; /* a flipped byte inside the compressed body */
-    m = fmemopen(bad, (size_t)len, "rb");
-    assert_int_equal(prof_read(&q, m, "flipped", &e), -1);
-    assert_non_null(strstr(e.msg, "flipped"));
-    fclose(m);
-
-    for (long cut = 0; cut < len; cut += len / 13 + 1) { /* truncations */
-        m = fmemopen(buf, (size_t)(cut ? cut : 1), "rb");
-        assert_int_equal(prof_read(&q, m, "cut", &e), -1);
-        fclose(m);
-    }
-    free(bad);
-    free(buf);
-    unlink(path);
-    prof_free(&p);
-    synth_free(&s);
-}
-
 /* ---- the whole model: sanity and properties ---- */
 
 static void test_model_properties(void **st)
 {
     (void)st;
     synth_source s;
-    build_kernel(&s, 400);
+    synth_build_kernel(&s, 400);
     prof_options o;
     prof_options_default(&o);
     profile p;
@@ -883,20 +588,18 @@ static void test_l1_inflight(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reuse_aba),       cmocka_unit_test(test_reuse_sectors),
-        cmocka_unit_test(test_reuse_matches_lru), cmocka_unit_test(test_md1),
-        cmocka_unit_test(test_replay),          cmocka_unit_test(test_policies),
-        cmocka_unit_test(test_profiler_counts), cmocka_unit_test(test_profile_file),
-        cmocka_unit_test(test_model_properties), cmocka_unit_test(test_atomic_busiest_slice),
-        cmocka_unit_test(test_profiler_atomics), cmocka_unit_test(test_profiler_camping),
-        cmocka_unit_test(test_profiler_inherit),
-        cmocka_unit_test(test_tail),
-        cmocka_unit_test(test_startup_code_lines),
-        cmocka_unit_test(test_startup_launch_and_warm_code),
-        cmocka_unit_test(test_lrr_tail),
-        cmocka_unit_test(test_camping_factor),
+        cmocka_unit_test(test_md1),
+        cmocka_unit_test(test_replay),
+        cmocka_unit_test(test_policies),
         cmocka_unit_test(test_dram_efficiency),
         cmocka_unit_test(test_dram_efficiency_bursts),
+        cmocka_unit_test(test_atomic_busiest_slice),
+        cmocka_unit_test(test_tail),
+        cmocka_unit_test(test_lrr_tail),
+        cmocka_unit_test(test_startup_code_lines),
+        cmocka_unit_test(test_startup_launch_and_warm_code),
+        cmocka_unit_test(test_camping_factor),
+        cmocka_unit_test(test_model_properties),
         cmocka_unit_test(test_l1_inflight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

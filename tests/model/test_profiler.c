@@ -1,0 +1,218 @@
+/*
+ * test_profiler.c - the profiler on synthetic warp streams (counts,
+ * atomics, inherited lines, partition camping) and the profile file.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "config_registry.h"
+#include "model.h"
+#include "model_int.h"
+#include "profiler.h"
+#include "reuse.h"
+#include "synth.h"
+
+static void test_profiler_counts(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_build_kernel(&s, 6);
+    prof_options o;
+    prof_options_default(&o);
+    profile p;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &o, "synthetic", 0, 1, &p, &e), 0);
+    assert_int_equal(p.nkernels, 1);
+    prof_kernel *k = &p.k[0];
+    assert_true(k->warp_insts == 6 * 2 * 5);
+    assert_true(k->op_warps[ISA_OP_LD_GLOBAL] == 24);
+    /* per warp: 1 line/4 sectors + 32 lines/32 sectors */
+    assert_true(k->op_lines[ISA_OP_LD_GLOBAL] == 12 * 33);
+    assert_true(k->op_sectors[ISA_OP_LD_GLOBAL] == 12 * 36);
+    assert_true(k->shared_bank_cycles == 12 * 2);
+    assert_true(k->op_lanes[ISA_OP_EXIT] == 12 * 16);
+    assert_int_equal(k->nctas, 6);
+    assert_true(k->sample_is_all);
+    assert_int_equal(k->nsample, 6);
+    assert_true(k->nwarps >= 1);
+    /* the FMA's source was produced one instruction earlier */
+    assert_int_equal(k->warps[0].inst[1].dep[0], 1);
+    prof_free(&p);
+    synth_free(&s);
+}
+
+/* Global atomics: footprint and the per-line counts of the hot lines. */
+static void test_profiler_atomics(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "atomics", 2, 64, 16);
+    for (uint32_t c = 0; c < 2; c++)
+        for (uint32_t w = 0; w < 2; w++) {
+            synth_add_mem(&s, c, w, ISA_OP_ATOM_GLOBAL, 0xffffffffu, 0x1000, 0, 4); /* one word: 1 sector */
+            synth_add_mem(&s, c, w, ISA_OP_ATOM_GLOBAL, 0xffffffffu, 0x2000, 4, 4); /* one line: 4 sectors */
+            synth_add(&s, c, w, ISA_OP_EXIT, 0xffffffffu);
+        }
+    prof_options o;
+    prof_options_default(&o);
+    profile p;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &o, "atomics", 0, 1, &p, &e), 0);
+    const prof_kernel *k = &p.k[0];
+    assert_true(k->atomic_footprint_lines == 2);
+    assert_int_equal(k->natomic_hot, 2);
+    assert_true(k->atomic_hot_line[0] == 0x1000 / 128 && k->atomic_hot_line[1] == 0x2000 / 128);
+    assert_true(k->atomic_hot_sectors[0] == 4 && k->atomic_hot_packets[0] == 4);
+    assert_true(k->atomic_hot_sectors[1] == 16 && k->atomic_hot_packets[1] == 4);
+    prof_free(&p);
+    synth_free(&s);
+}
+
+/* Inherited lines: a kernel launched twice loads lines A, B, C (one sector
+ * each: 1, 0, 2).  The second launch finds all three left by the first,
+ * with LRU ages C 0, B 1 (C came after it), A 2; the first inherits none. */
+static void test_profiler_inherit(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "twice", 1, 32, 16);
+    s.launches = 2;
+    synth_add_mem(&s, 0, 0, ISA_OP_LD_GLOBAL, 1u, 0x20, 0, 4);
+    synth_add_mem(&s, 0, 0, ISA_OP_LD_GLOBAL, 1u, 0x80, 0, 4);
+    synth_add_mem(&s, 0, 0, ISA_OP_LD_GLOBAL, 1u, 0x140, 0, 4);
+    synth_add(&s, 0, 0, ISA_OP_EXIT, 1u);
+    prof_options o;
+    prof_options_default(&o);
+    profile p;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &o, "twice", 0, 1, &p, &e), 0);
+    assert_int_equal(p.nkernels, 2);
+    assert_int_equal(p.k[0].ninherit, 0);
+    const prof_kernel *k = &p.k[1];
+    assert_int_equal(k->ninherit, 3);
+    static const uint64_t line[3] = {2, 1, 0};
+    static const uint32_t age[3] = {0, 1, 2};
+    static const uint8_t sect[3] = {0x4, 0x1, 0x2};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(k->inherit_line[i], line[i]);
+        assert_int_equal(k->inherit_age[i], age[i]);
+        assert_int_equal(k->inherit_sectors[i], sect[i]);
+    }
+    prof_free(&p);
+    synth_free(&s);
+}
+
+/* Partition camping: lines 8 apart all land on slice 0 of a linear 8-slice
+ * map, and spread evenly under the 8-slice XOR hash (line 8c -> slice
+ * (c mod 8) XOR (c / 8 mod 8): each slice twice per 16 CTAs). */
+static void test_profiler_camping(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "camp", 32, 32, 16);
+    for (uint32_t c = 0; c < 32; c++) {
+        synth_add_mem(&s, c, 0, ISA_OP_ST_GLOBAL, 1u, (uint64_t)c * 8 * 128, 0, 4);
+        synth_add(&s, c, 0, ISA_OP_EXIT, 1u);
+    }
+    prof_options o;
+    prof_options_default(&o);
+    profile p;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &o, "camp", 0, 1, &p, &e), 0);
+    int lin = prof_camp_fn(0, 8), xr = prof_camp_fn(1, 8);
+    assert_true(lin >= 0 && xr >= 0 && prof_camp_fn(1, 20) < 0);
+    for (int w = 0; w < PROF_CAMP_NWIN; w++) {
+        assert_true(fabs(p.k[0].camp[lin][w] - 8) < 1e-12);
+        assert_true(fabs(p.k[0].camp[xr][w] - 1) < 1e-12);
+    }
+    prof_free(&p);
+    synth_free(&s);
+}
+
+static void test_profile_file(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_build_kernel(&s, 5);
+    s.launches = 2; /* the second launch inherits the first's lines */
+    prof_options o;
+    prof_options_default(&o);
+    profile p, q;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &o, "synthetic", 7, 9, &p, &e), 0);
+    char path[] = "/tmp/gpuest_test_profile_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(prof_save(&p, path, &e), 0);
+    assert_int_equal(prof_load(&q, path, &e), 0);
+    assert_string_equal(q.source, "synthetic");
+    assert_int_equal(q.size, 7);
+    assert_int_equal(q.k[0].nsample, p.k[0].nsample);
+    assert_memory_equal(q.k[0].op_lines, p.k[0].op_lines, sizeof p.k[0].op_lines);
+    assert_int_equal(q.k[0].sample[3].ninst, p.k[0].sample[3].ninst);
+    assert_memory_equal(q.k[0].sample[3].addr, p.k[0].sample[3].addr, p.k[0].sample[3].naddr * 8);
+    assert_memory_equal(&q.l2[0].load, &p.l2[0].load, sizeof(rd_hist));
+    assert_memory_equal(&q.l2[0].store, &p.l2[0].store, sizeof(rd_hist));
+    assert_int_equal(q.nkernels, 2);
+    uint32_t ni = p.k[1].ninherit;
+    assert_true(ni > 0 && q.k[1].ninherit == ni);
+    assert_memory_equal(q.k[1].inherit_line, p.k[1].inherit_line, ni * sizeof *p.k[1].inherit_line);
+    assert_memory_equal(q.k[1].inherit_age, p.k[1].inherit_age, ni * sizeof *p.k[1].inherit_age);
+    assert_memory_equal(q.k[1].inherit_sectors, p.k[1].inherit_sectors, ni);
+    prof_free(&q);
+
+    /* read the file, then damage it three ways */
+    FILE *f = fopen(path, "rb");
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    rewind(f);
+    unsigned char *buf = malloc((size_t)len);
+    assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+
+    unsigned char *bad = malloc((size_t)len);
+    memcpy(bad, buf, (size_t)len);
+    bad[8] = 99; /* another format version */
+    FILE *m = fmemopen(bad, (size_t)len, "rb");
+    assert_int_equal(prof_read(&q, m, "v99", &e), -1);
+    assert_non_null(strstr(e.msg, "version 99"));
+    fclose(m);
+
+    memcpy(bad, buf, (size_t)len);
+    bad[len / 2] ^= 0x5a; /* a flipped byte inside the compressed body */
+    m = fmemopen(bad, (size_t)len, "rb");
+    assert_int_equal(prof_read(&q, m, "flipped", &e), -1);
+    assert_non_null(strstr(e.msg, "flipped"));
+    fclose(m);
+
+    for (long cut = 0; cut < len; cut += len / 13 + 1) { /* truncations */
+        m = fmemopen(buf, (size_t)(cut ? cut : 1), "rb");
+        assert_int_equal(prof_read(&q, m, "cut", &e), -1);
+        fclose(m);
+    }
+    free(bad);
+    free(buf);
+    unlink(path);
+    prof_free(&p);
+    synth_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_profiler_counts),
+        cmocka_unit_test(test_profiler_atomics),
+        cmocka_unit_test(test_profiler_inherit),
+        cmocka_unit_test(test_profiler_camping),
+        cmocka_unit_test(test_profile_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
