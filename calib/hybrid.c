@@ -16,7 +16,7 @@
  *    around it, sampler/mem.h), which measures the L2 hit rate and the DRAM
  *    row-buffer hit rate under the load of a full GPU.
  * 3. Fit.  With those rates fixed, `sm_scale` -- a factor on the SM-side
- *    time of every CTA generation -- is found by bisection so that the
+ *    time of every CTA generation -- is found (calib/root.h) so that the
  *    model reproduces the alone run's cycles: it absorbs what the interval
  *    model misses about scheduling, dependencies and the memory pipeline.
  * 4. Extrapolate.  The model with the fitted parameters evaluates the whole
@@ -50,6 +50,7 @@
 
 #include "estimate_int.h"
 #include "occupancy.h"
+#include "root.h"
 #include "sim.h"
 #include "trim.h"
 
@@ -153,25 +154,45 @@ static size_t choose(const prof_kernel *pk, size_t want, const ws_cta **pick, do
     return got;
 }
 
-/* The SM-side scale that makes the model reproduce the sample's cycles
- * (bisection in log scale; the model is monotonic in it). */
+/* The SM-side scale that makes the model reproduce the sample's cycles:
+ * the root of log(cycles / target) in log(scale) (calib/root.h; the model
+ * is nondecreasing in the scale and close to proportional to it, so the
+ * slope is about 1). */
+typedef struct {
+    const gpu_config *cfg;
+    const char *sched;
+    const profile *p;
+    uint32_t k;
+    model_params *mp;
+    const model_scenario *sc;
+    double target;
+    ge_err *e;
+} scale_fit;
+
+static int scale_gap(double x, void *ctx, double *fx)
+{
+    scale_fit *f = ctx;
+    kresult r;
+    f->mp->sm_scale = exp(x);
+    if (model_kernel(f->cfg, f->sched, f->p, f->k, f->mp, f->sc, &r, NULL, f->e))
+        return -1;
+    *fx = r.cycles > 0 ? log(r.cycles / f->target) : -50; /* (no work: far below any target) */
+    return 0;
+}
+
 static int fit_sm_scale(const gpu_config *cfg, const char *sched, const profile *p, uint32_t k, model_params *mp,
                         const model_scenario *sc, double target, ge_err *e)
 {
-    double lo = log(0.125), hi = log(8.0);
-    kresult r;
-    for (int it = 0; it < 40; it++) {
-        mp->sm_scale = exp(0.5 * (lo + hi));
-        if (model_kernel(cfg, sched, p, k, mp, sc, &r, NULL, e))
-            return -1;
-        if (r.cycles < target)
-            lo = log(mp->sm_scale);
-        else
-            hi = log(mp->sm_scale);
-        if (hi - lo < 1e-4)
-            break;
+    root_opts o = {.x0 = 0, .slope = 1, .lo = log(0.125), .hi = log(8.0), .ftol = 1e-6, .xtol = 1e-4};
+    if (!(target > 0)) { /* nothing to match: the smallest scale */
+        mp->sm_scale = exp(o.lo);
+        return 0;
     }
-    mp->sm_scale = exp(0.5 * (lo + hi));
+    scale_fit f = {cfg, sched, p, k, mp, sc, target, e};
+    double x;
+    if (root_nondecreasing(scale_gap, &f, &o, &x, NULL, e))
+        return -1;
+    mp->sm_scale = exp(x);
     return 0;
 }
 

@@ -106,17 +106,13 @@ static double lsu_cycles(const prof_inst *pi, const model_lat *lat)
 
 /* Per-instruction flags of a replay plan. */
 enum {
-    REPLAY_F_LOAD = 1,   /* its latency adds the load latency */
-    REPLAY_F_ATOMIC = 2, /* ... the atomic latency */
-    REPLAY_F_MEM = 4,    /* a global/local/texture load or atomic: a wait on it is a memory stall */
-    REPLAY_F_PIPE = 8,   /* uses the memory pipeline */
+    REPLAY_F_MEM = 1,  /* a global/local/texture load or atomic: a wait on it is a memory stall */
+    REPLAY_F_PIPE = 2, /* uses the memory pipeline */
 };
 
 void model_replay_plan_free(model_replay_plan *p)
 {
-    free(p->fixed);
-    free(p->lsu);
-    free(p->flags);
+    free(p->step);
     free(p->done);
     memset(p, 0, sizeof *p);
 }
@@ -126,11 +122,9 @@ int model_replay_plan_init(model_replay_plan *p, const prof_warp *w, const model
     memset(p, 0, sizeof *p);
     uint32_t n = w->ninst ? w->ninst : 1;
     p->w = w;
-    p->fixed = malloc(n * sizeof *p->fixed);
-    p->lsu = malloc(n * sizeof *p->lsu);
-    p->flags = malloc(n);
+    p->step = malloc(n * sizeof *p->step);
     p->done = malloc(n * sizeof *p->done);
-    if (!p->fixed || !p->lsu || !p->flags || !p->done) {
+    if (!p->step || !p->done) {
         model_replay_plan_free(p);
         return ge_errf(e, "out of memory (warp replay)");
     }
@@ -141,22 +135,27 @@ int model_replay_plan_init(model_replay_plan *p, const prof_warp *w, const model
     for (uint32_t j = 0; j < w->ninst; j++) {
         const prof_inst *pi = &w->inst[j];
         const isa_op_info *inf = &isa_ops[pi->op];
+        model_replay_step *st = &p->step[j];
+        memset(st, 0, sizeof *st);
         int global = inf->space == ISA_SPACE_GLOBAL || inf->space == ISA_SPACE_LOCAL || inf->space == ISA_SPACE_TEX;
-        uint8_t f = 0;
         if (global && (inf->flags & ISA_F_ATOMIC))
-            f |= REPLAY_F_ATOMIC;
+            st->lat = 2;
         else if (global && (inf->flags & ISA_F_LOAD))
-            f |= REPLAY_F_LOAD;
-        if (f)
-            p->fixed[j] = pi->lines > 1 ? pi->lines - 1 : 0;
+            st->lat = 1;
+        if (st->lat)
+            st->fixed = pi->lines > 1 ? pi->lines - 1 : 0;
         else
-            p->fixed[j] = inst_latency(pi, &zero);
+            st->fixed = inst_latency(pi, &zero);
         if (is_load(inf) && inf->space != ISA_SPACE_SHARED && inf->space != ISA_SPACE_CONST)
-            f |= REPLAY_F_MEM;
+            st->flags |= REPLAY_F_MEM;
         if (inf->space != ISA_SPACE_NONE)
-            f |= REPLAY_F_PIPE;
-        p->flags[j] = f;
-        p->lsu[j] = lsu_cycles(pi, lat);
+            st->flags |= REPLAY_F_PIPE;
+        st->lsu = lsu_cycles(pi, lat);
+        /* the producers inside the warp, in the profile's order */
+        int nd = 0;
+        for (int k = 0; k < PROF_MAX_DEPS; k++)
+            if (pi->dep[k] && pi->dep[k] <= j)
+                st->dep[nd++] = pi->dep[k];
     }
     return 0;
 }
@@ -164,8 +163,7 @@ int model_replay_plan_init(model_replay_plan *p, const prof_warp *w, const model
 int model_replay_run(model_replay_plan *p, double load_lat, double atomic_lat, model_warp_time *t, ge_err *e)
 {
     memset(t, 0, sizeof *t);
-    const prof_warp *w = p->w;
-    uint32_t n = w->ninst;
+    uint32_t n = p->w->ninst;
     t->issue = malloc((n + 1) * sizeof *t->issue);
     t->stall = malloc((n + 1) * sizeof *t->stall);
     t->mem = malloc(n + 1);
@@ -176,24 +174,22 @@ int model_replay_run(model_replay_plan *p, double load_lat, double atomic_lat, m
         return ge_errf(e, "out of memory (warp replay)");
     }
     double *done = p->done;
-    const uint8_t *flags = p->flags;
+    const model_replay_step *step = p->step;
+    const double added[3] = {0, load_lat, atomic_lat};
     double prev = -1, run = 0, lsu = 0;
     for (uint32_t j = 0; j < n; j++) {
-        const prof_inst *pi = &w->inst[j];
+        const model_replay_step *st = &step[j];
         double ready = prev + 1;
         int by_mem = 0, by_pipe = 0;
-        for (int k = 0; k < PROF_MAX_DEPS; k++) {
-            uint32_t d = pi->dep[k];
-            if (!d || d > j)
-                continue;
-            uint32_t q = j - d;
+        for (int k = 0; k < PROF_MAX_DEPS && st->dep[k]; k++) {
+            uint32_t q = j - st->dep[k];
             if (done[q] > ready) {
                 ready = done[q];
-                by_mem = (flags[q] & REPLAY_F_MEM) != 0;
-                by_pipe = (flags[q] & REPLAY_F_PIPE) != 0;
+                by_mem = (step[q].flags & REPLAY_F_MEM) != 0;
+                by_pipe = (step[q].flags & REPLAY_F_PIPE) != 0;
             } else if (done[q] == ready) {
-                by_mem |= (flags[q] & REPLAY_F_MEM) != 0;
-                by_pipe |= (flags[q] & REPLAY_F_PIPE) != 0;
+                by_mem |= (step[q].flags & REPLAY_F_MEM) != 0;
+                by_pipe |= (step[q].flags & REPLAY_F_PIPE) != 0;
             }
         }
         double s = ready - (prev + 1);
@@ -212,10 +208,8 @@ int model_replay_run(model_replay_plan *p, double load_lat, double atomic_lat, m
             lsu = 0;
         }
         run += 1;
-        lsu += p->lsu[j];
-        uint8_t f = flags[j];
-        double l = f & REPLAY_F_LOAD ? load_lat + p->fixed[j] : f & REPLAY_F_ATOMIC ? atomic_lat + p->fixed[j] : p->fixed[j];
-        done[j] = ready + l;
+        lsu += st->lsu;
+        done[j] = ready + (added[st->lat] + st->fixed);
         prev = ready;
     }
     t->issue[t->nint] = run;

@@ -115,11 +115,16 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
  * instruction's latency and LSU cycles for everything in lat but `load`
  * and `atomic`; run then gives exactly what model_replay would with those
  * two latencies. */
+typedef struct model_replay_step {
+    double fixed;                /* latency without the load/atomic part */
+    double lsu;                  /* LSU cycles */
+    uint16_t dep[PROF_MAX_DEPS]; /* the profile's producer distances inside the warp, in order, 0 after the last */
+    uint8_t lat;                 /* which latency it adds: 0 none, 1 load, 2 atomic */
+    uint8_t flags;               /* REPLAY_F_* (interval.c) */
+} model_replay_step;
 typedef struct model_replay_plan {
     const prof_warp *w;
-    double *fixed;   /* latency without the load/atomic part */
-    double *lsu;     /* LSU cycles */
-    uint8_t *flags;  /* REPLAY_F_* (interval.c) */
+    model_replay_step *step;
     double *done;    /* scratch: each instruction's result time */
 } model_replay_plan;
 int model_replay_plan_init(model_replay_plan *p, const prof_warp *w, const model_lat *lat, ge_err *e);
