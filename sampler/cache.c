@@ -157,9 +157,10 @@ void cache_install(cache *c, uint32_t slot, uint64_t line, cache_evict *ev)
         ev->valid = c->tag[slot] == CACHE_NO_TAG ? 0 : c->m[slot].valid;
         ev->dirty = c->tag[slot] == CACHE_NO_TAG ? 0 : c->m[slot].dirty;
     }
-    if (c->tag[slot] == CACHE_NO_TAG)
+    if (c->tag[slot] == CACHE_NO_TAG) {
         c->used[slot / c->ways]++;
-    else if (c->indexed)
+        c->nonempty++;
+    } else if (c->indexed)
         lineidx_del(&c->idx, c->tag[slot]);
     if (c->indexed)
         lineidx_put(&c->idx, line, (int32_t)slot);
@@ -172,6 +173,7 @@ void cache_drop(cache *c, uint32_t slot)
 {
     if (c->tag[slot] != CACHE_NO_TAG) {
         c->used[slot / c->ways]--;
+        c->nonempty--;
         if (c->indexed)
             lineidx_del(&c->idx, c->tag[slot]);
     }
@@ -181,6 +183,8 @@ void cache_drop(cache *c, uint32_t slot)
 
 void cache_invalidate_all(cache *c)
 {
+    if (!c->nonempty) /* every slot empty, with clear masks */
+        return;
     size_t n = (size_t)c->sets * c->ways;
     for (size_t i = 0; i < n; i++) {
         c->m[i].valid = c->m[i].dirty = 0;
@@ -189,6 +193,7 @@ void cache_invalidate_all(cache *c)
                 lineidx_del(&c->idx, c->tag[i]);
             c->tag[i] = CACHE_NO_TAG;
             c->used[i / c->ways]--;
+            c->nonempty--;
         }
     }
 }

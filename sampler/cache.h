@@ -80,6 +80,7 @@ struct cache {
     cache_slot *m;              /* [sets*ways] masks and order links */
     uint16_t *front, *back;     /* [sets] first and last way of the order */
     uint32_t *used;             /* [sets] non-empty ways (skip the empty-way search when full) */
+    uint32_t nonempty;          /* their sum (an empty cache has nothing to invalidate) */
     int indexed;                /* ways > CACHE_SCAN_WAYS: lookups use idx */
     lineidx idx;                /* line -> slot of every non-empty slot (when indexed) */
 };

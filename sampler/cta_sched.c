@@ -145,6 +145,7 @@ static int place(sim_gpu *g, sim_sm *sm, sim_cta_feed *feed, uint64_t now, ge_er
     if (sm->ctas++ == 0) {
         sim_stats_active(g, now);
         g->nactive++;
+        g->occupied[sm->id >> 6] |= 1ull << (sm->id & 63);
     }
     g->resident_ctas++;
     uint32_t slot = 0;
@@ -236,6 +237,7 @@ static void cta_retire(sim_gpu *g, sim_sm *sm, uint32_t ci, uint64_t now)
     if (--sm->ctas == 0) {
         sim_stats_active(g, now + 1);
         g->nactive--;
+        g->occupied[sm->id >> 6] &= ~(1ull << (sm->id & 63));
     }
 }
 

@@ -165,7 +165,8 @@ sim_gpu *sim_create(const gpu_config *cfg, const sim_options *o, ge_err *e)
     /* Only the simulated SMs get their state; sim_set_sampling sets up
      * more when asked. */
     g->sm = ge_calloc(cfg->gpu.sm_count, sizeof *g->sm, e);
-    if (!g->sm || sms_ready(g, g->nsms, e)) {
+    g->occupied = ge_calloc((cfg->gpu.sm_count + 63) / 64, sizeof *g->occupied, e);
+    if (!g->sm || !g->occupied || sms_ready(g, g->nsms, e)) {
         sim_destroy(g);
         return NULL;
     }
@@ -181,6 +182,7 @@ void sim_destroy(sim_gpu *g)
         for (uint32_t s = 0; s <= g->sm_ready && s < g->cfg.gpu.sm_count; s++)
             sm_free(g, &g->sm[s]);
     free(g->sm);
+    free(g->occupied);
     if (g->mem)
         g->mem->ops->destroy(g->mem);
     free(g->cta_stat);
@@ -340,33 +342,37 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
                 return -1;
         }
         uint64_t next = SIM_NEVER;
-        for (uint32_t s = 0; s < g->nsms; s++) {
-            sim_sm *sm = &g->sm[s];
-            if (!sm->ctas)
-                continue;
-            uint32_t token;
-            if (g->opt.no_skip || sm->wake <= now) {
-                sm->wake = sim_sm_cycle(g, sm, now);
-            } else {
-                /* A sleeping SM wakes only for a load or fetch that
-                 * completes or its LSU freeing; otherwise just its LSU
-                 * works this cycle.  A line of a load whose other lines
-                 * are still out changes nothing a step looks at. */
-                int wake = 0;
-                while (mem_event && sm->loads_out && sim_mem_pop_due(g->mem, (int)sm->id, now) &&
-                       g->mem->ops->pop(g->mem, (int)sm->id, now, &token))
-                    wake |= sim_ldst_complete(g, sm, token, now);
-                if (!wake && sim_ldst_next(sm, now - 1) <= now)
-                    wake = sim_ldst_offer(g, sm, now);
-                if (wake)
+        /* the SMs with resident CTAs, in order (CTAs arrive only in
+         * sim_cta_fill above, so a word's bits can only clear meanwhile) */
+        for (uint32_t wd = 0, bits_at = 0; wd < (g->nsms + 63) / 64; wd++, bits_at += 64) {
+            for (uint64_t bits = g->occupied[wd]; bits; bits &= bits - 1) {
+                sim_sm *sm = &g->sm[bits_at + (uint32_t)__builtin_ctzll(bits)];
+                if (!sm->ctas)
+                    continue;
+                uint32_t token;
+                if (g->opt.no_skip || sm->wake <= now) {
                     sm->wake = sim_sm_cycle(g, sm, now);
-            }
-            if (sm->ctas) {
-                if (sm->wake < next)
-                    next = sm->wake;
-                uint64_t l = sim_ldst_next(sm, now);
-                if (l < next)
-                    next = l;
+                } else {
+                    /* A sleeping SM wakes only for a load or fetch that
+                     * completes or its LSU freeing; otherwise just its LSU
+                     * works this cycle.  A line of a load whose other lines
+                     * are still out changes nothing a step looks at. */
+                    int wake = 0;
+                    while (mem_event && sm->loads_out && sim_mem_pop_due(g->mem, (int)sm->id, now) &&
+                           g->mem->ops->pop(g->mem, (int)sm->id, now, &token))
+                        wake |= sim_ldst_complete(g, sm, token, now);
+                    if (!wake && sim_ldst_next(sm, now - 1) <= now)
+                        wake = sim_ldst_offer(g, sm, now);
+                    if (wake)
+                        sm->wake = sim_sm_cycle(g, sm, now);
+                }
+                if (sm->ctas) {
+                    if (sm->wake < next)
+                        next = sm->wake;
+                    uint64_t l = sim_ldst_next(sm, now);
+                    if (l < next)
+                        next = l;
+                }
             }
         }
         if (exhausted && g->resident_ctas == 0)

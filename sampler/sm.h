@@ -249,6 +249,7 @@ struct sim_gpu {
     uint64_t kstart;
     occupancy occ;
     uint32_t nactive;        /* SMs with a resident CTA */
+    uint64_t *occupied;      /* bitmap of those SMs: the top loop visits only them, in SM order */
     uint64_t resident_ctas;  /* CTAs resident on all SMs */
     int slot_freed;          /* a CTA retired: try to place more */
     uint64_t last_retire;    /* cycle after the latest CTA retirement */
