@@ -362,8 +362,8 @@ static int calibrate(const gpu_config *cfg, const char *sched, const profile *p,
  * slice), and it is not made: it is half or more of a sampled kernel's
  * simulation time.  The far corners go first, and the cases stop as soon
  * as the cycles differ by that much (the answer cannot change then: each
- * fit is a bisection of some 17 model evaluations, which is most of a
- * hybrid estimate's time on kernels with costly models).  When the run is
+ * fit is 5-6 model evaluations, a large part of a hybrid estimate's time
+ * on kernels with costly models).  When the run is
  * not needed, *own gets the fit with the model's own rates, the one the
  * caller would make next. */
 static int bg_matters(const gpu_config *cfg, const char *sched, const profile *p, uint32_t k,
