@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "trim.h"
+#include "u64set.h"
 
 typedef struct {
     uint32_t njump;  /* jumps to the hot loop's head */
@@ -35,12 +36,6 @@ struct est_loops {
 
 static int is_back(const ws_inst *w, uint32_t i) { return w[i + 1].pc <= w[i].pc; }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The pc the CTA's backward jumps go to most often (UINT64_MAX: none);
  * t has room for c->ninst entries. */
 static uint64_t hot_head(const ws_cta *c, uint64_t *t)
@@ -52,7 +47,7 @@ static uint64_t hot_head(const ws_cta *c, uint64_t *t)
             if (is_back(in, i))
                 t[n++] = in[i + 1].pc;
     }
-    qsort(t, n, sizeof *t, cmp_u64);
+    qsort(t, n, sizeof *t, u64_cmp);
     uint64_t best = UINT64_MAX;
     size_t best_n = 0;
     for (size_t i = 0, j; i < n; i = j) {

@@ -68,3 +68,9 @@ int u64set_has(const u64set *s, uint64_t key)
     }
     return 0;
 }
+
+int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}

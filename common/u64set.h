@@ -24,6 +24,8 @@ void u64set_clear(u64set *s);
 /* 1 if newly inserted, 0 if already present, -1 on allocation failure. */
 int u64set_add(u64set *s, uint64_t key, ge_err *e);
 int u64set_has(const u64set *s, uint64_t key);
+/* Ascending order of uint64_t keys, for qsort and bsearch. */
+int u64_cmp(const void *a, const void *b);
 /* Visiting every key: for (size_t i = 0; i < s->cap; i++) if (u64set_at(s, i, &k)) ...
  * 1 and *key if slot i holds a key, 0 if it is empty. */
 static inline int u64set_at(const u64set *s, size_t i, uint64_t *key)

@@ -26,6 +26,7 @@
 
 #include "cluster.h"
 #include "prof_int.h"
+#include "u64set.h"
 
 #define PB_CLUSTER_FRAC 0.10 /* unexplained variance accepted when choosing k */
 
@@ -56,12 +57,6 @@ static int rep_warps(pbuild *b, ge_err *e)
     }
     cl_free(&r);
     return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* Find the signature row of a CTA index (signatures arrive in stream order,
@@ -140,7 +135,7 @@ static int take_sample(pbuild *b, const cl_result *r, ge_err *e)
             m++;
         }
     if (order)
-        qsort(order, m, 2 * sizeof *order, cmp_u64);
+        qsort(order, m, 2 * sizeof *order, u64_cmp);
     for (uint32_t j = 0; j < m; j++) {
         uint32_t i = (uint32_t)order[2 * j + 1];
         pk->sample[j] = b->cand[i]; /* move */
@@ -169,7 +164,7 @@ int pb_finish_kernel(pbuild *b, ge_err *e)
     pk->atomic_footprint_lines = (double)b->atomic_lines.count;
     pk->code_lines = (double)b->code.count;
     if (pk->ncode_warm > 1)
-        qsort(pk->code_warm, pk->ncode_warm, sizeof *pk->code_warm, cmp_u64);
+        qsort(pk->code_warm, pk->ncode_warm, sizeof *pk->code_warm, u64_cmp);
     if (rep_warps(b, e))
         return -1;
     if (b->nsig == 0)

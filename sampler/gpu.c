@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "sm.h"
+#include "u64set.h"
 
 static int opt_err(ge_err *e, const char *what, const char *name, void (*names)(char *, size_t))
 {
@@ -222,12 +223,6 @@ void sim_l2_flush(sim_gpu *g)
         g->mem->ops->l2_flush(g->mem);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *ctas, size_t n,
                            const uint64_t *pc_lines, size_t npc)
 {
@@ -243,7 +238,7 @@ size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *
             if (l1i_line == last) /* straight-line code: mostly the line before */
                 continue;
             uint64_t pc_line = ctas[c]->inst[i].pc / 128;
-            if (pc_lines && !bsearch(&pc_line, pc_lines, npc, sizeof *pc_lines, cmp_u64))
+            if (pc_lines && !bsearch(&pc_line, pc_lines, npc, sizeof *pc_lines, u64_cmp))
                 continue;
             last = l1i_line;
             for (uint32_t part = 0; part < parts; part++) {
@@ -255,7 +250,7 @@ size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *
             }
         }
     if (cnt > 1)
-        qsort(lines, cnt, sizeof *lines, cmp_u64);
+        qsort(lines, cnt, sizeof *lines, u64_cmp);
     uint8_t all = 0xf;
     for (size_t i = 0; i < cnt; i++)
         if (i == 0 || lines[i] != lines[i - 1])
