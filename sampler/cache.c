@@ -68,11 +68,12 @@ int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e)
     c->front = ge_malloc(c->sets * sizeof *c->front, e);
     c->back = ge_malloc(c->sets * sizeof *c->back, e);
     c->used = ge_calloc(c->sets, sizeof *c->used, e);
+    c->npend = ge_calloc(c->sets, sizeof *c->npend, e);
     /* The index is sized for twice the lines, so it is at most a quarter
      * full rather than half: a full cache keeps it at that bound, and the
      * shorter probe runs make every miss's lookup, delete and insert cheaper
      * (1% of the simulator's instructions on V100 spmv_csr). */
-    if (!c->tag || !c->m || !c->front || !c->back || !c->used || (c->indexed && lineidx_init(&c->idx, 2 * (uint32_t)n, e))) {
+    if (!c->tag || !c->m || !c->front || !c->back || !c->used || !c->npend || (c->indexed && lineidx_init(&c->idx, 2 * (uint32_t)n, e))) {
         cache_free(c);
         return -1;
     }
@@ -97,10 +98,12 @@ void cache_free(cache *c)
     free(c->front);
     free(c->back);
     free(c->used);
+    free(c->npend);
     lineidx_free(&c->idx);
     c->m = NULL;
     c->front = c->back = NULL;
     c->used = NULL;
+    c->npend = NULL;
     c->tag = NULL;
 }
 
@@ -129,6 +132,8 @@ void cache_order_front(cache *c, uint32_t slot)
 int cache_order_victim(const cache *c, uint32_t set)
 {
     uint32_t base = set * c->ways;
+    if (c->npend[set] == c->ways) /* a miss retried until a fill comes would walk them all */
+        return -1;
     for (uint32_t w = c->back[set], k = 0; k < c->ways; k++) {
         if (!c->m[base + w].pending)
             return (int)(base + w);
@@ -165,7 +170,8 @@ void cache_install(cache *c, uint32_t slot, uint64_t line, cache_evict *ev)
     if (c->indexed)
         lineidx_put(&c->idx, line, (int32_t)slot);
     c->tag[slot] = line;
-    c->m[slot].valid = c->m[slot].dirty = c->m[slot].pending = 0;
+    c->m[slot].valid = c->m[slot].dirty = 0;
+    cache_set_pending(c, slot, 0);
     c->repl->insert(c, slot);
 }
 
@@ -178,7 +184,8 @@ void cache_drop(cache *c, uint32_t slot)
             lineidx_del(&c->idx, c->tag[slot]);
     }
     c->tag[slot] = CACHE_NO_TAG;
-    c->m[slot].valid = c->m[slot].dirty = c->m[slot].pending = 0;
+    c->m[slot].valid = c->m[slot].dirty = 0;
+    cache_set_pending(c, slot, 0);
 }
 
 void cache_invalidate_all(cache *c)

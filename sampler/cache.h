@@ -80,6 +80,7 @@ struct cache {
     cache_slot *m;              /* [sets*ways] masks and order links */
     uint16_t *front, *back;     /* [sets] first and last way of the order */
     uint32_t *used;             /* [sets] non-empty ways (skip the empty-way search when full) */
+    uint32_t *npend;            /* [sets] ways with pending sectors (a set all pending has no victim) */
     uint32_t nonempty;          /* their sum (an empty cache has nothing to invalidate) */
     int indexed;                /* ways > CACHE_SCAN_WAYS: lookups use idx */
     lineidx idx;                /* line -> slot of every non-empty slot (when indexed) */
@@ -129,6 +130,15 @@ GE_HINT void cache_prefetch(const cache *c, uint64_t line)
         lineidx_prefetch(&c->idx, line);
     else
         __builtin_prefetch(&c->tag[cache_set_of(c, line) * c->ways]);
+}
+
+/* Set slot's pending mask.  Every change of `pending` goes through here,
+ * which keeps the set's count of pending ways. */
+static inline void cache_set_pending(cache *c, uint32_t slot, uint32_t mask)
+{
+    if (!c->m[slot].pending != !mask)
+        c->npend[slot / c->ways] += mask ? 1u : (uint32_t)-1;
+    c->m[slot].pending = mask;
 }
 
 /* Record a hit on slot (replacement update). */

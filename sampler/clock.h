@@ -14,7 +14,11 @@
  * effects become visible to the SM at the first core cycle whose start is at
  * or after the tick (clk_to_core).  An item produced at tick k of domain A
  * for domain B becomes available at the first tick of B at or after the same
- * instant (clk_convert).
+ * instant (clk_convert) -- except towards a domain that goes first among
+ * ticks at the same instant (DRAM before L2, see mem_detailed.c), where it is
+ * the first tick strictly after (clk_convert_after): that tick of B has
+ * already been processed, or skipped because B had nothing to do, and which
+ * of the two must not decide when the item is seen.
  *
  * Limit: tick * f must fit in 64 bits, i.e. about 3e12 ticks at 5 GHz
  * (hours of simulated time), far beyond any kernel we simulate.
@@ -36,6 +40,14 @@ static inline uint64_t clk_convert(uint64_t k, uint64_t f_from, uint64_t f_to)
     if (f_from == f_to) /* common case (one clock for SM, crossbar, L2): no division */
         return k;
     return (k * f_to + f_from - 1) / f_from;
+}
+
+/* First tick of domain `to` whose time is > tick k of domain `from`. */
+static inline uint64_t clk_convert_after(uint64_t k, uint64_t f_from, uint64_t f_to)
+{
+    if (f_from == f_to)
+        return k + 1;
+    return k * f_to / f_from + 1;
 }
 
 /* First core cycle whose start is >= tick k of a domain of frequency f. */

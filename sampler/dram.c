@@ -65,7 +65,9 @@ int dram_init(dram_chan *ch, const dram_timing *t, const gpu_config *cfg, dram_d
     ch->bq = ge_calloc(ch->banks, sizeof *ch->bq, e);
     ch->group_next = ge_calloc((size_t)ch->groups * DRAM_NCMD, sizeof *ch->group_next, e);
     ch->req = ge_calloc(ch->cap, sizeof *ch->req, e);
-    if (!ch->bank || !ch->bq || !ch->group_next || !ch->req) {
+    ch->hits[0] = ge_calloc(ch->banks, sizeof *ch->hits[0], e);
+    ch->hits[1] = ge_calloc(ch->banks, sizeof *ch->hits[1], e);
+    if (!ch->bank || !ch->bq || !ch->group_next || !ch->req || !ch->hits[0] || !ch->hits[1]) {
         dram_free(ch);
         return -1;
     }
@@ -93,10 +95,71 @@ void dram_free(dram_chan *ch)
     free(ch->bq);
     free(ch->group_next);
     free(ch->req);
+    free(ch->hits[0]);
+    free(ch->hits[1]);
+    ch->hits[0] = ch->hits[1] = NULL;
     ch->bank = NULL;
     ch->bq = NULL;
     ch->group_next = NULL;
     ch->req = NULL;
+}
+
+/* Does the bank have queued requests but none for its open row (so only a
+ * row command can serve it)?  ch->nrow_banks counts these banks. */
+static inline int needs_row(const dram_chan *ch, uint32_t bank) { return ch->bq[bank].nq && !ch->bq[bank].nhits; }
+
+/* Make request i (or -1: none) the oldest hit of kind k in `bank`, keeping
+ * the channel's age-ordered list of hits of that kind (dram_hit). */
+static void hit_set(dram_chan *ch, uint32_t bank, int k, int32_t i)
+{
+    dram_bank *b = &ch->bank[bank];
+    if (b->hit[k] == i)
+        return;
+    dram_hit *h = ch->hits[k];
+    uint32_t n = ch->nhit[k];
+    if (b->hit[k] >= 0) {
+        uint32_t p = 0;
+        while (h[p].bank != bank)
+            p++;
+        memmove(h + p, h + p + 1, (n - p - 1) * sizeof *h);
+        n--;
+    }
+    b->hit[k] = i;
+    if (i >= 0) {
+        const dram_req *r = &ch->req[i];
+        uint32_t p = n;
+        for (; p > 0 && h[p - 1].seq > r->seq; p--)
+            h[p] = h[p - 1];
+        h[p] = (dram_hit){r->seq, r->arrive, bank, i};
+        n++;
+    }
+    ch->nhit[k] = n;
+}
+
+/* The bank's row was closed: no hits. */
+static void hits_clear(dram_chan *ch, uint32_t bank)
+{
+    int was = needs_row(ch, bank);
+    ch->bq[bank].nhits = 0;
+    ch->nrow_banks += needs_row(ch, bank) - was;
+    hit_set(ch, bank, 0, -1);
+    hit_set(ch, bank, 1, -1);
+}
+
+/* Write drain (dram.h): enter when write_high writes are queued or only
+ * writes are, leave at write_low writes with reads waiting or at no writes.
+ * Evaluated whenever the queue changes, which is the same as evaluating it
+ * every tick (with the counts unchanged it is a fixed point), so the state
+ * does not depend on when the scheduler happens to run. */
+static void drain_update(dram_chan *ch)
+{
+    if (!ch->write_high)
+        return;
+    uint32_t nreads = ch->nq - ch->nwrites;
+    if (!ch->draining && (ch->nwrites >= ch->write_high || (!nreads && ch->nwrites)))
+        ch->draining = 1;
+    else if (ch->draining && ((ch->nwrites <= ch->write_low && nreads) || !ch->nwrites))
+        ch->draining = 0;
 }
 
 void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32_t sectors, uint32_t sector_bytes,
@@ -130,15 +193,18 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
     else
         b->head = i;
     b->tail = i;
+    int was = needs_row(ch, bank);
     ch->bq[bank].nq++;
     ch->bq[bank].hint = 0;
     ch->nwrites += r->write;
     if (b->open_row == (int64_t)row) {
-        b->nhits++;
+        ch->bq[bank].nhits++;
         if (b->hit[r->write] < 0)
-            b->hit[r->write] = i;
+            hit_set(ch, bank, r->write, i);
     }
+    ch->nrow_banks += needs_row(ch, bank) - was;
     ch->nq++;
+    drain_update(ch);
     if (!shadow)
         ch->st.mc_requests += nsect;
     if (arrive < ch->wake)
@@ -157,18 +223,21 @@ static void unlink_req(dram_chan *ch, int32_t i)
         ch->req[r->next].prev = r->prev;
     else
         b->tail = r->prev;
+    int was = needs_row(ch, r->bank);
     ch->bq[r->bank].nq--;
     ch->nwrites -= r->write;
     if (b->open_row == (int64_t)r->row) {
-        b->nhits--;
+        ch->bq[r->bank].nhits--;
         if (b->hit[r->write] == i) { /* next oldest hit of the same kind */
             int32_t j = r->next;
             while (j >= 0 && ((int64_t)ch->req[j].row != b->open_row || ch->req[j].write != r->write))
                 j = ch->req[j].next;
-            b->hit[r->write] = j;
+            hit_set(ch, r->bank, r->write, j);
         }
     }
+    ch->nrow_banks += needs_row(ch, r->bank) - was;
     ch->nq--;
+    drain_update(ch);
     r->next_free = ch->free_head;
     ch->free_head = i;
 }
@@ -191,17 +260,22 @@ static void apply_rules(dram_chan *ch, int cmd, uint32_t bank, uint64_t now)
 
 static void count_hits(dram_chan *ch, uint32_t bank)
 {
-    dram_bank *b = &ch->bank[bank];
-    b->nhits = 0;
-    b->hit[0] = b->hit[1] = -1;
+    const dram_bank *b = &ch->bank[bank];
+    uint32_t n = 0;
+    int32_t first[2] = {-1, -1};
     for (int32_t i = b->head; i >= 0; i = ch->req[i].next) {
         const dram_req *r = &ch->req[i];
         if ((int64_t)r->row == b->open_row) {
-            b->nhits++;
-            if (b->hit[r->write] < 0)
-                b->hit[r->write] = i;
+            n++;
+            if (first[r->write] < 0)
+                first[r->write] = i;
         }
     }
+    int was = needs_row(ch, bank);
+    ch->bq[bank].nhits = n;
+    ch->nrow_banks += needs_row(ch, bank) - was;
+    hit_set(ch, bank, 0, first[0]);
+    hit_set(ch, bank, 1, first[1]);
 }
 
 static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
@@ -232,8 +306,7 @@ static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
         break;
     case DRAM_PRE:
         b->open_row = -1;
-        b->nhits = 0;
-        b->hit[0] = b->hit[1] = -1;
+        hits_clear(ch, r->bank);
         if (!r->shadow)
             ch->st.precharges++;
         break;
@@ -275,8 +348,7 @@ static void refresh_step(dram_chan *ch, uint64_t now)
             if (ch->on_cmd)
                 ch->on_cmd(ch->cmd_ctx, DRAM_PRE, b, now);
             ch->bank[b].open_row = -1;
-            ch->bank[b].nhits = 0;
-            ch->bank[b].hit[0] = ch->bank[b].hit[1] = -1;
+            hits_clear(ch, b);
             ch->bq[b].hint = 0;
             ch->st.precharges++;
             ch->wake = now + 1;

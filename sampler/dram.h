@@ -103,7 +103,6 @@ typedef struct dram_bank {
     int64_t open_row;    /* -1: precharged */
     int32_t head, tail;  /* queued requests, oldest first */
     int32_t hit[2];      /* oldest queued read [0] / write [1] for the open row, or -1 */
-    uint32_t nhits;      /* queued for the open row */
     uint32_t group;      /* bank group (bank mod bank_groups) */
     uint64_t next[DRAM_NCMD];
 } dram_bank;
@@ -118,7 +117,18 @@ typedef struct dram_bank_q {
      * resets it to 0. */
     uint64_t hint;
     uint32_t nq;         /* queued requests */
+    uint32_t nhits;      /* of them, for the open row (0 when the bank is closed) */
 } dram_bank_q;
+
+/* A bank's oldest queued hit of one kind (read or write) to its open row.
+ * The channel keeps these, per kind, sorted oldest first (`hits`), so a
+ * scheduler that wants the oldest ready hit tries them in age order and
+ * stops at the first that timing allows, instead of visiting every bank. */
+typedef struct dram_hit {
+    uint64_t seq, arrive; /* the request's */
+    uint32_t bank;
+    int32_t req;
+} dram_hit;
 
 typedef struct dram_chan dram_chan;
 
@@ -160,9 +170,12 @@ struct dram_chan {
     uint32_t rrd;           /* tRRD (weighted ACTs) */
     uint32_t nwrites;       /* queued writes */
     uint32_t write_high, write_low; /* write-drain watermarks (0 = no drain mode) */
-    int draining;           /* scheduler state: serving writes first */
+    int draining;           /* write drain: serving writes first (kept by the controller) */
     dram_bank *bank;
     dram_bank_q *bq;        /* [banks] */
+    dram_hit *hits[2];      /* [banks] each: read [0] / write [1] hits, oldest first */
+    uint32_t nhit[2];       /* entries in hits[k] (banks whose hit[k] >= 0) */
+    uint32_t nrow_banks;    /* banks with queued requests, none for the open row */
     uint64_t *group_next;   /* [groups * DRAM_NCMD] */
     uint64_t chan_next[DRAM_NCMD];
     uint64_t faw[4];        /* ticks of the last four ACTs (ring) */

@@ -20,62 +20,43 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
     uint64_t row_seq = UINT64_MAX, cas_seq[2] = {UINT64_MAX, UINT64_MAX};
     uint8_t row_cmd = 0;
     uint64_t wake = DRAM_NEVER;
-    int dir = -1; /* preferred direction: -1 none (by age), 0 reads, 1 writes */
-    if (ch->write_high) {
-        uint32_t nreads = ch->nq - ch->nwrites;
-        if (!ch->draining && (ch->nwrites >= ch->write_high || (!nreads && ch->nwrites)))
-            ch->draining = 1;
-        else if (ch->draining && ((ch->nwrites <= ch->write_low && nreads) || !ch->nwrites))
-            ch->draining = 0;
-        dir = ch->draining;
+    /* preferred direction: -1 none (by age), 0 reads, 1 writes */
+    int dir = ch->write_high ? ch->draining : -1;
+    /* Column commands: per kind, the banks' oldest hits in age order; the
+     * first that timing allows is the oldest ready one.  (A younger hit in
+     * the same bank has the same readiness and is younger.) */
+    for (int k = 0; k < 2; k++) {
+        int cmd = k ? DRAM_WR : DRAM_RD;
+        if (ch->chan_next[cmd] > now) { /* no column command of this kind before then */
+            if (ch->nhit[k] && ch->chan_next[cmd] < wake)
+                wake = ch->chan_next[cmd];
+            continue;
+        }
+        const dram_hit *h = ch->hits[k];
+        for (uint32_t p = 0, n = ch->nhit[k]; p < n; p++) {
+            uint64_t t = dram_ready(ch, h[p].bank, cmd);
+            if (h[p].arrive > t)
+                t = h[p].arrive;
+            if (t <= now) {
+                best_cas[k] = h[p].req, cas_seq[k] = h[p].seq;
+                break;
+            }
+            if (t < wake)
+                wake = t;
+        }
     }
-    for (uint32_t bi = 0; bi < ch->banks; bi++) {
+    /* Row commands: banks with requests but no hit to their open row (a bank
+     * with queued hits is never precharged). */
+    for (uint32_t bi = 0; ch->nrow_banks && bi < ch->banks; bi++) {
         dram_bank_q *q = &ch->bq[bi];
-        if (!q->nq)
+        if (!q->nq || q->nhits)
             continue;
         if (q->hint > now) { /* known not ready yet (see dram_bank_q.hint) */
             if (q->hint < wake)
                 wake = q->hint;
             continue;
         }
-        dram_bank *b = &ch->bank[bi];
-        if (b->open_row >= 0 && b->nhits) {
-            /* The oldest read hit and the oldest write hit: any younger hit
-             * of the same kind has the same readiness and is younger.  (With
-             * hits queued the bank is never precharged, so these are its only
-             * candidates.) */
-            uint64_t bank_wake = DRAM_NEVER;
-            for (int k = 0; k < 2; k++) {
-                int32_t i = b->hit[k];
-                if (i < 0)
-                    continue;
-                const dram_req *r = &ch->req[i];
-                if (r->seq > cas_seq[k]) {
-                    /* An older ready hit of this kind was found: this one
-                     * cannot be picked, whatever its timing.  Its readiness
-                     * is unknown, so no hint for the bank (a command issues
-                     * this tick, so the wake does not matter). */
-                    bank_wake = now;
-                    continue;
-                }
-                uint64_t t = dram_ready(ch, bi, k ? DRAM_WR : DRAM_RD);
-                if (r->arrive > t)
-                    t = r->arrive;
-                if (t <= now) {
-                    bank_wake = now;
-                    if (r->seq < cas_seq[k])
-                        cas_seq[k] = r->seq, best_cas[k] = i;
-                } else if (t < bank_wake) {
-                    bank_wake = t;
-                }
-            }
-            if (bank_wake > now) {
-                q->hint = bank_wake; /* nothing of this bank before then */
-                if (bank_wake < wake)
-                    wake = bank_wake;
-            }
-            continue;
-        }
+        const dram_bank *b = &ch->bank[bi];
         int32_t ri = b->head;
         if (dir >= 0) /* the bank's oldest request of the preferred direction, if any */
             for (int32_t j = b->head; j >= 0; j = ch->req[j].next)
@@ -85,7 +66,8 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
                 }
         const dram_req *r = &ch->req[ri];
         if (r->seq > row_seq)
-            continue; /* an older ready row command was found (as above) */
+            continue; /* an older ready row command was found: this one cannot be
+                       * picked whatever its timing, which stays unknown (no hint) */
         int cmd = b->open_row >= 0 ? DRAM_PRE : DRAM_ACT;
         uint64_t t = dram_ready(ch, bi, cmd);
         if (r->arrive > t)

@@ -293,7 +293,7 @@ static sim_mem_status access_load(l1_unit *u, int ci, const sim_mem_access *a, u
     if (fetch) {
         lc->m.e[mi].pending |= fetch;
         if (slot >= 0) {
-            c->m[slot].pending |= fetch;
+            cache_set_pending(c, (uint32_t)slot, c->m[slot].pending | fetch);
             lc->m.e[mi].aux = (uint32_t)slot + 1; /* pending lines never move */
             if (lc->slot_mshr)
                 lc->slot_mshr[slot] = mi;
@@ -431,13 +431,13 @@ void l1_fill(l1_unit *u, const mem_pkt *p, uint64_t now)
             int v = cache_victim(c, p->line);
             if (v >= 0 && !(c->tag[v] != CACHE_NO_TAG && c->m[v].dirty)) {
                 cache_install(c, (uint32_t)v, p->line, NULL);
-                c->m[v].pending = en->pending; /* still to come: protect the line */
+                cache_set_pending(c, (uint32_t)v, en->pending); /* still to come: protect the line */
                 slot = v;
             }
         }
         if (slot >= 0) {
             c->m[slot].valid |= p->sectors;
-            c->m[slot].pending &= ~p->sectors;
+            cache_set_pending(c, (uint32_t)slot, c->m[slot].pending & ~p->sectors);
             en->aux = (uint32_t)slot + 1;
         }
     }

@@ -120,7 +120,7 @@ static void dram_send(l2_slice *s, const l2_env *env, uint64_t line, uint32_t se
 {
     dram_addr d;
     addrmap_dram(env->am, mem_line_home(line), &d);
-    uint64_t at = clk_convert(now, env->f_l2, env->f_dram);
+    uint64_t at = clk_convert_after(now, env->f_l2, env->f_dram); /* DRAM ticks first at an instant */
     dram_push(&env->chan[s->channel], line, d.bank, d.row, sectors, env->sector_bytes, write,
               mem_line_is_shadow(line), (uint16_t)s->id, tag, weight, at);
     if (at < *env->dram_next)
@@ -196,12 +196,12 @@ static int do_fill(l2_slice *s, const l2_env *env, const l2_fill *f, uint64_t no
         install(s, (uint32_t)victim, en->line, &ev);
         if (need_wb)
             dram_send(s, env, ev.line, ev.dirty, 1, 0, wb_weight(ev.line, env), now);
-        c->m[victim].pending = left; /* still to come: protect the line */
+        cache_set_pending(c, (uint32_t)victim, left); /* still to come: protect the line */
         slot = victim;
     }
     if (slot >= 0) {
         c->m[slot].valid |= f->sectors;
-        c->m[slot].pending &= ~f->sectors;
+        cache_set_pending(c, (uint32_t)slot, c->m[slot].pending & ~f->sectors);
         en->aux = (uint32_t)slot + 1;
     }
     en->pending = left;
@@ -339,7 +339,7 @@ static int do_read(l2_slice *s, const l2_env *env, const mem_pkt *p, uint64_t ps
     if (fetch) {
         s->m.e[mi].pending |= fetch;
         if (slot >= 0) {
-            c->m[slot].pending |= fetch;
+            cache_set_pending(c, (uint32_t)slot, c->m[slot].pending | fetch);
             s->m.e[mi].aux = (uint32_t)slot + 1;
         }
         dram_send(s, env, p->line, fetch, 0, (uint32_t)mi, p->weight, now);

@@ -109,10 +109,12 @@ static void test_sectors_and_pending(void **st)
     /* Pending lines are never victims. */
     touch(&c, 12, 0x1, NULL); /* set 0, way 2 */
     int s12 = cache_find(&c, 12);
-    c.m[s].pending = 0x4;
+    cache_set_pending(&c, (uint32_t)s, 0x4);
     assert_int_equal(cache_victim(&c, 14), s12); /* 10 is LRU but pending */
-    c.m[s12].pending = 0x1;
+    cache_set_pending(&c, (uint32_t)s12, 0x1);
     assert_int_equal(cache_victim(&c, 14), -1); /* all ways pending */
+    cache_set_pending(&c, (uint32_t)s12, 0);    /* its fill came: a victim again */
+    assert_int_equal(cache_victim(&c, 14), s12);
     /* Invalidation keeps pending lines' tags, drops everything else. */
     touch(&c, 11, 0xf, NULL); /* set 1 */
     cache_invalidate_all(&c);

@@ -407,6 +407,128 @@ static void test_write_drain(void **st)
     assert_int_equal(o[0], 0);
 }
 
+/* FR-FCFS by brute force over every queued request, as the policy is
+ * defined (dram_sched_frfcfs.c): the oldest ready row hit of each kind, the
+ * oldest ready row command of a bank without hits, and the write-drain
+ * preference between the two kinds. */
+static void frfcfs_reference(const dram_chan *ch, uint64_t now, int32_t *col, int *col_cmd, int32_t *row,
+                             uint32_t *row_banks)
+{
+    int32_t best[2] = {-1, -1};
+    *row = -1;
+    *row_banks = 0;
+    int dir = ch->write_high ? ch->draining : -1;
+    for (uint32_t b = 0; b < ch->banks; b++) {
+        const dram_bank *bk = &ch->bank[b];
+        int hits = 0;
+        for (int32_t i = bk->head; i >= 0; i = ch->req[i].next)
+            if ((int64_t)ch->req[i].row == bk->open_row) {
+                const dram_req *r = &ch->req[i];
+                uint64_t t = dram_ready(ch, b, r->write ? DRAM_WR : DRAM_RD);
+                hits = 1;
+                if ((t > r->arrive ? t : r->arrive) <= now &&
+                    (best[r->write] < 0 || r->seq < ch->req[best[r->write]].seq))
+                    best[r->write] = i;
+            }
+        if (hits || bk->head < 0)
+            continue;
+        ++*row_banks;
+        int32_t ri = bk->head;
+        for (int32_t i = bk->head; dir >= 0 && i >= 0; i = ch->req[i].next)
+            if (ch->req[i].write == dir) {
+                ri = i;
+                break;
+            }
+        const dram_req *r = &ch->req[ri];
+        uint64_t t = dram_ready(ch, b, bk->open_row >= 0 ? DRAM_PRE : DRAM_ACT);
+        if ((t > r->arrive ? t : r->arrive) <= now && (*row < 0 || r->seq < ch->req[*row].seq))
+            *row = ri;
+    }
+    int k = best[1] >= 0 && (best[0] < 0 || ch->req[best[1]].seq < ch->req[best[0]].seq);
+    if (dir >= 0 && (best[dir] >= 0 || best[!dir] < 0))
+        k = dir;
+    *col = best[k];
+    *col_cmd = k ? DRAM_WR : DRAM_RD;
+}
+
+/* The write-drain rule (dram.h) applied once more, to the channel's counts
+ * now: it must agree with the state the channel keeps, i.e. the channel
+ * must apply it at every change of its queue (and nowhere else). */
+static void drain_rule(const dram_chan *ch, int on, int *draining, int *drains)
+{
+    uint32_t nw = ch->nwrites, nr = ch->nq - ch->nwrites;
+    if (on && !*draining && (nw >= ch->write_high || (!nr && nw)))
+        *draining = 1, ++*drains;
+    else if (*draining && ((nw <= ch->write_low && nr) || !nw))
+        *draining = 0;
+    assert_int_equal(ch->draining, *draining);
+}
+
+static void count_done(void *ctx, const dram_req *q, uint64_t ready)
+{
+    (void)q, (void)ready;
+    ++*(uint64_t *)ctx;
+}
+
+/* The scheduler's incremental structures (per-kind hit lists in age order,
+ * hints) against frfcfs_reference, and the wake it reports when nothing is
+ * ready, at every tick of a random mix of reads and writes over few rows,
+ * with write drain off and on (and the drain state against drain_rule). */
+static void test_frfcfs_random(void **st)
+{
+    (void)st;
+    for (int drain = 0; drain < 2; drain++) {
+        gpu_config cfg = base_cfg("GDDR6", "frfcfs");
+        cfg.dram.write_high = drain ? 6 : 0;
+        cfg.dram.write_low = drain ? 2 : 0;
+        cfg.dram.tREFI = 3000;
+        cfg.dram.tRFC = 60;
+        dram_timing t;
+        dram_chan ch;
+        ge_err e;
+        uint64_t done = 0, reads = 0, seed = 12345 + (uint64_t)drain;
+        assert_int_equal(dram_timing_build(&t, &cfg, &e), 0);
+        assert_int_equal(dram_init(&ch, &t, &cfg, count_done, &done, &e), 0);
+        int checked = 0, drains = 0, draining = 0;
+        for (uint64_t now = 0; now < 20000; now++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t x = (uint32_t)(seed >> 33);
+            if (x % 3 == 0 && dram_can_accept(&ch, 1)) {
+                int write = (x >> 2) % 3 == 0;
+                reads += !write;
+                dram_push(&ch, 0, (x >> 4) % cfg.dram.banks, (x >> 8) % 3, 0x3, 32, write, 0, 0, 0, 1,
+                          now + (x >> 12) % 4);
+            }
+            drain_rule(&ch, drain, &draining, &drains); /* after the push */
+            if (now >= ch.wake && !dram_refresh_due(&ch, now) && ch.nq) {
+                int32_t col, row;
+                int col_cmd;
+                uint32_t row_banks;
+                dram_pick p;
+                frfcfs_reference(&ch, now, &col, &col_cmd, &row, &row_banks);
+                assert_int_equal(ch.nrow_banks, row_banks);
+                ch.sched->pick(&ch, now, &p);
+                assert_int_equal(p.col, col);
+                if (col >= 0)
+                    assert_int_equal(p.col_cmd, col_cmd);
+                assert_int_equal(p.row, row);
+                if (col < 0 && row < 0) /* nothing ready before the wake it reports */
+                    for (uint64_t u = now + 1; u < p.wake && u < now + 64; u++) {
+                        frfcfs_reference(&ch, u, &col, &col_cmd, &row, &row_banks);
+                        assert_true(col < 0 && row < 0);
+                    }
+                checked++;
+            }
+            dram_tick(&ch, now);
+            drain_rule(&ch, drain, &draining, &drains); /* after a command left the queue */
+        }
+        assert_true(checked > 5000);
+        assert_true(drain ? drains > 50 : drains == 0);
+        assert_true(done > 1000 && done <= reads);
+        dram_free(&ch);
+    }
+}
+
 static void test_bad_type(void **st)
 {
     (void)st;
@@ -427,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_ccd_first_ready),     cmocka_unit_test(test_frfcfs_vs_fcfs),
         cmocka_unit_test(test_refresh),             cmocka_unit_test(test_dual_command_bus),
         cmocka_unit_test(test_weighted),            cmocka_unit_test(test_write_drain),
+        cmocka_unit_test(test_frfcfs_random),
         cmocka_unit_test(test_bad_type),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
