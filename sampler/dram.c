@@ -6,7 +6,12 @@
  * channel); each bank keeps its own queued requests in arrival order (a
  * doubly linked list through the pool) and a count of those that target the
  * currently open row.  A scheduler therefore visits banks, not the whole
- * queue, and the "is there a row hit?" question is a counter test.
+ * queue, and the "is there a row hit?" question is a counter test.  The
+ * channel also keeps, for reads and for writes, each bank's oldest hit in
+ * one list sorted by age (dram_hit), and a count of the banks that have
+ * requests but no hit, so FR-FCFS finds the oldest ready hit without
+ * visiting every bank and skips the row-command scan when it has nothing
+ * to find.
  *
  * Per tick the controller issues at most one command, or one row command
  * plus one column command when the type has separate row and column command
