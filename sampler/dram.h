@@ -107,9 +107,10 @@ typedef struct dram_bank {
     uint64_t next[DRAM_NCMD];
 } dram_bank;
 
-/* What a scheduler looks at first in every bank, for all banks together (a
- * scan then touches a few host cache lines, and a bank's own state only when
- * it may have a command to issue). */
+/* What a scheduler's scan of the banks looks at first, for all banks
+ * together (FR-FCFS scans them for row commands: a scan then touches a few
+ * host cache lines, and a bank's own state only when it may have a command
+ * to issue; its column commands come from the `hits` lists). */
 typedef struct dram_bank_q {
     /* Scheduler hint: no command of this bank can issue before `hint`.
      * Timing constraints only ever move later, so a bound a scheduler found
