@@ -215,6 +215,65 @@ static void test_fifo_belady(void **st)
     assert_int_equal(miss[1], 10);
 }
 
+/* The replacement order against a brute-force reference: random hits,
+ * misses and pending marks on a few sets, for LRU and FIFO. */
+static void check_order(const char *repl, uint32_t ways, uint64_t seed)
+{
+    enum { SETS = 4, OPS = 20000 };
+    gcfg_cache g = geom(SETS, ways, 32, repl);
+    cache c;
+    assert_int_equal(cache_init(&c, &g, 1, NULL), 0);
+    int lru = strcmp(repl, "lru") == 0;
+    uint64_t *age = calloc((size_t)SETS * ways, sizeof *age), now = 0, x = seed;
+    assert_non_null(age);
+    for (int op = 0; op < OPS; op++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t line = (x >> 33) % (3 * SETS * ways);
+        uint32_t set = cache_set_of(&c, line), base = set * ways;
+        int s = cache_find(&c, line);
+        if ((x >> 20) % 4 == 0) { /* mark or clear pending on some way of the set */
+            uint32_t w = (uint32_t)(x >> 40) % ways;
+            if (c.tag[base + w] != CACHE_NO_TAG)
+                cache_set_pending(&c, base + w, c.m[base + w].pending ? 0 : 0x2);
+            continue;
+        }
+        if (s >= 0) {
+            cache_touch(&c, (uint32_t)s);
+            if (lru)
+                age[s] = ++now;
+            continue;
+        }
+        int want = -1; /* empty lowest way, else the oldest way not pending */
+        for (uint32_t w = 0; w < ways && want < 0; w++)
+            if (c.tag[base + w] == CACHE_NO_TAG)
+                want = (int)(base + w);
+        int empty = want >= 0;
+        for (uint32_t w = 0; w < ways && !empty; w++)
+            if (!c.m[base + w].pending && (want < 0 || age[base + w] < age[want]))
+                want = (int)(base + w);
+        int got = cache_victim(&c, line);
+        if (got != want)
+            fail_msg("%s %u ways: op %d victim %d, reference %d", repl, ways, op, got, want);
+        if (got >= 0) {
+            cache_install(&c, (uint32_t)got, line, NULL);
+            age[got] = ++now;
+        }
+    }
+    free(age);
+    cache_free(&c);
+}
+
+static void test_order_reference(void **st)
+{
+    (void)st;
+    static const uint32_t ways[] = {1, 2, 5, 24, 64};
+    for (size_t i = 0; i < sizeof ways / sizeof *ways; i++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            check_order("lru", ways[i], seed);
+            check_order("fifo", ways[i], seed);
+        }
+}
+
 typedef struct tgt {
     uint32_t token;
 } tgt;
@@ -291,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_lru_order),     cmocka_unit_test(test_fifo_order),
         cmocka_unit_test(test_sectors_and_pending), cmocka_unit_test(test_set_div),
         cmocka_unit_test(test_lru_inclusion), cmocka_unit_test(test_fifo_belady),
+        cmocka_unit_test(test_order_reference),
         cmocka_unit_test(test_mshr_basic),    cmocka_unit_test(test_mshr_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
