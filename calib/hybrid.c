@@ -41,8 +41,11 @@
  * Error estimate (a documented heuristic, checked by bench/bench_estimate):
  * the sampling error of a stratified mean of CTA sizes, sqrt(sum_c (w_c/W)^2
  * cv_c^2 / n_c), combined in quadrature with an extrapolation term that
- * grows with how much the model had to be corrected, 0.1 |ln sm_scale|, and
- * for a trimmed sample 0.05 x the share of its cycles the trims extrapolated.
+ * grows with how much the model had to be corrected, 0.1 |ln sm_scale|,
+ * for a trimmed sample 0.05 x the share of its cycles the trims extrapolated,
+ * and, when the background run measured the DRAM row-hit rate, the relative
+ * change of the kernel's modelled cycles with that rate 0.3 lower
+ * (row_sensitivity).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -58,6 +61,7 @@
 #define EST_BG_SENSITIVITY 0.02 /* bg_matters */
 #define EST_LONG_GENERATIONS 8 /* generations per SM from which the sample runs 4 rounds, not 2 */
 #define EST_ERR_TRIM_WEIGHT 0.05 /* error per unit of the sample's cycles extrapolated by trimming */
+#define EST_ERR_ROW_DROP 0.3     /* how far the background run's DRAM row-hit rate may be too high */
 #define EST_TRIM_MIN_KEEP 4     /* iterations the longer trim keeps at least */
 #define EST_TRIM_MIN_DROP 0.3   /* trim only when the longer trim drops this share of the sample */
 
@@ -392,6 +396,26 @@ static int bg_matters(const gpu_config *cfg, const char *sched, const profile *p
     return 0;
 }
 
+/* The error term of a row-hit rate measured by the background run: the
+ * relative change of the kernel's modelled cycles (`cycles` with mp) when
+ * that rate is EST_ERR_ROW_DROP lower.  The mirrors replay the sample's
+ * requests next to its own lines, so they open the rows the sample reads
+ * next, and the rate they give is higher than the full GPU's wherever the
+ * other SMs' data lies elsewhere (docs/hybrid.md, "Row-buffer locality of
+ * the background"); a kernel whose time follows the rate is at risk by as
+ * much as the rate moves it. */
+static int row_sensitivity(const gpu_config *cfg, const char *sched, const profile *p, uint32_t k,
+                           const model_params *mp, double cycles, double *term, ge_err *e)
+{
+    model_params lo = *mp;
+    lo.row_hit = fmax(0, mp->row_hit - EST_ERR_ROW_DROP);
+    kresult r;
+    if (model_kernel(cfg, sched, p, k, &lo, NULL, &r, NULL, e))
+        return -1;
+    *term = cycles > 0 ? fabs(r.cycles - cycles) / cycles : 0;
+    return 0;
+}
+
 /* Sample kernel k, simulate the sample and fit a calibration to it. */
 static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibration *cal, uint64_t *nsampled,
                           ge_err *e)
@@ -489,7 +513,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     double samp = stratified_cv(pk, per_cluster);
     double mod = EST_ERR_MODEL_WEIGHT * fabs(log(cal->params.sm_scale > 0 ? cal->params.sm_scale : 1));
     double trim = EST_ERR_TRIM_WEIGHT * share;
-    cal->error = sqrt(samp * samp + mod * mod + trim * trim);
+    cal->error = sqrt(samp * samp + mod * mod + trim * trim); /* est_hybrid_kernel adds the row-hit term */
     cal->ctas_per_sm = occ.ctas_per_sm;
     /* the uncalibrated model here, for the reuse rule */
     model_params base;
@@ -546,6 +570,12 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
     model_detail d;
     if (model_kernel(cfg, sched, p, k, &cal.params, NULL, &out->r, &d, e))
         return -1;
+    if (!(reuse && reuse->valid) && cal.params.row_hit >= 0) { /* a row-hit rate the background run measured */
+        double term;
+        if (row_sensitivity(cfg, sched, p, k, &cal.params, out->r.cycles, &term, e))
+            return -1;
+        cal.error = sqrt(cal.error * cal.error + term * term);
+    }
     out->r.sampled_ctas = nsampled;
     out->r.error_estimate = cal.error;
     out->cal = cal;

@@ -307,7 +307,9 @@ static void suite_profile(const char *name, profile *p)
  * under load.  It is made when they can move the estimate (a stream,
  * vectoradd) and skipped when they cannot (fma_throughput, whose few loads
  * are a sliver of its time): the rates are then the model's own (-1), and
- * the estimate is the one made without a background run. */
+ * the estimate and its error estimate are the ones made without a
+ * background run.  A measured row-hit rate adds its error term (hybrid.c,
+ * row_sensitivity). */
 static void test_background_when_it_matters(void **st)
 {
     (void)st;
@@ -333,11 +335,44 @@ static void test_background_when_it_matters(void **st)
         } else {
             assert_true(mp->l2_hit < 0 && mp->row_hit < 0);
             assert_true(h[0].r.cycles == h0[0].r.cycles);
+            assert_true(h[0].r.error_estimate == h0[0].r.error_estimate);
         }
         free(h);
         free(h0);
         prof_free(&p);
     }
+}
+
+/* A row-hit rate measured by the background run brings an error term: the
+ * relative change of the modelled cycles with the rate 0.3 lower (hybrid.c,
+ * row_sensitivity).  vectoradd on RTX 2060 is bound by its DRAM
+ * efficiency, so the term is most of its error estimate. */
+static void test_row_hit_error_term(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("rtx2060", &cfg, &e), 0);
+    profile p;
+    suite_profile("vectoradd", &p);
+    est_options o;
+    est_options_default(&o);
+    est_kernel *h;
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &h, &e), 0);
+    const model_params *mp = &h[0].cal.params;
+    assert_true(mp->row_hit >= 0);
+    model_params lo = *mp;
+    lo.row_hit = fmax(0, mp->row_hit - 0.3);
+    kresult a, b;
+    assert_int_equal(model_kernel(&cfg, cfg.sm.scheduler, &p, 0, mp, NULL, &a, NULL, &e), 0);
+    assert_int_equal(model_kernel(&cfg, cfg.sm.scheduler, &p, 0, &lo, NULL, &b, NULL, &e), 0);
+    double term = fabs(b.cycles - a.cycles) / a.cycles;
+    printf("row hit %.3f: term %.4f, error estimate %.4f\n", mp->row_hit, term, h[0].r.error_estimate);
+    assert_true(term > 0.1);
+    /* the other terms are a few per cent: the estimate is the term in quadrature with them */
+    assert_true(h[0].r.error_estimate >= term && h[0].r.error_estimate < term + 0.05);
+    free(h);
+    prof_free(&p);
 }
 
 /* How many CTAs a sampled SM runs: what a real SM runs, capped at 2
@@ -386,7 +421,7 @@ int main(void)
         cmocka_unit_test(test_small_kernel_whole), cmocka_unit_test(test_shared_lines),
         cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
-        cmocka_unit_test(test_sample_rounds),
+        cmocka_unit_test(test_sample_rounds), cmocka_unit_test(test_row_hit_error_term),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
