@@ -575,6 +575,7 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
         if (row_sensitivity(cfg, sched, p, k, &cal.params, out->r.cycles, &term, e))
             return -1;
         cal.error = sqrt(cal.error * cal.error + term * term);
+        cal.error_row = term;
     }
     out->r.sampled_ctas = nsampled;
     out->r.error_estimate = cal.error;

@@ -182,16 +182,18 @@ typedef struct {
     est_mode mode;
 } est_cols;
 
-static const char *const est_col_names[] = {"sampled_ctas", "reused_calibrations", "error_estimate", "estimate_ms"};
+static const char *const est_col_names[] = {"sampled_ctas", "reused_calibrations", "error_estimate", "error_row_hit",
+                                            "estimate_ms"};
 
 static double est_value(void *ctx, size_t i, int c)
 {
     const est_cols *x = ctx;
-    double sampled = 0, reused = 0, err = 0, ms = 0, cyc = 0;
+    double sampled = 0, reused = 0, err = 0, err_row = 0, ms = 0, cyc = 0;
     for (size_t k = (i < x->n ? i : 0); k < (i < x->n ? i + 1 : x->n); k++) {
         sampled += (double)x->k[k].r.sampled_ctas;
         reused += x->k[k].reused;
         err += x->k[k].r.error_estimate * x->k[k].r.cycles; /* cycle-weighted for the total */
+        err_row += x->k[k].cal.error_row * x->k[k].r.cycles;
         cyc += x->k[k].r.cycles;
         ms += x->k[k].wall_s * 1e3;
     }
@@ -199,7 +201,8 @@ static double est_value(void *ctx, size_t i, int c)
     case 0: return sampled;
     case 1: return reused;
     case 2: return cyc > 0 ? err / cyc : 0;
-    case 3: return ms;
+    case 3: return cyc > 0 ? err_row / cyc : 0;
+    case 4: return ms;
     default: return NAN;
     }
 }
@@ -224,7 +227,7 @@ static int report(const gpu_config *cfg, const est_args *a, const est_kernel *k,
         return -1;
     }
     est_cols ec = {k, n, a->eo.mode};
-    cli_report_extra own = {4, est_col_names, est_value, est_json, &ec};
+    cli_report_extra own = {5, est_col_names, est_value, est_json, &ec};
     cli_extra_pair pair;
     cli_extra_pair_init(&pair, &own, &pw.extra);
     cli_report r = {a->config, a->profile_path ? a->profile_path : a->spec, kr, n, &pair.extra};

@@ -369,6 +369,7 @@ static void test_row_hit_error_term(void **st)
     double term = fabs(b.cycles - a.cycles) / a.cycles;
     printf("row hit %.3f: term %.4f, error estimate %.4f\n", mp->row_hit, term, h[0].r.error_estimate);
     assert_true(term > 0.1);
+    assert_true(fabs(h[0].cal.error_row - term) < 1e-12); /* reported on its own (error_row_hit) */
     /* the other terms are a few per cent: the estimate is the term in quadrature with them */
     assert_true(h[0].r.error_estimate >= term && h[0].r.error_estimate < term + 0.05);
     free(h);
