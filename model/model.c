@@ -13,6 +13,12 @@
 #include "occupancy.h"
 
 #define MODEL_FIXPOINT_ITERS 8
+/* The fixed point re-replays the representative warps only when the load or
+ * atomic latency moved by more than this fraction since their last replay:
+ * a warp's stalls scale with the latency, so the cycles move by less than
+ * that, and a sample's scenario (little DRAM queueing) otherwise replays
+ * every iteration for hundredths of a cycle. */
+#define MODEL_REPLAY_REL_TOL 1e-3
 #define LSU_LINES_PER_CYCLE 1.0 /* one L1 tag lookup (one line) per SM per cycle, as the simulator */
 
 void model_params_default(model_params *p)
@@ -561,7 +567,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             lat = mp->latency_scale * (h1lat * path.l1 + (1 - h1lat) * miss_lat);
         double atomic = mp->latency_scale * (h2 * path.l2 + (1 - h2) * (path.dram + q));
         /* Once the latencies settle, the last iteration's replays stand. */
-        if (!replayed || lat != load_prev || atomic != atomic_prev) {
+        if (!replayed || fabs(lat - load_prev) > MODEL_REPLAY_REL_TOL * load_prev ||
+            fabs(atomic - atomic_prev) > MODEL_REPLAY_REL_TOL * atomic_prev) {
             for (uint32_t r = 0; replayed && r < nw; r++)
                 model_warp_time_free(&wt[r]);
             replayed = 0;
