@@ -106,6 +106,7 @@ typedef struct {
 
 typedef struct {
     const profile *p, *pall;
+    est_cache *cache; /* p's, shared by its points as gpuest sweep shares it */
     point *pts;
     size_t npts, next;
     pthread_mutex_t lock;
@@ -122,13 +123,14 @@ static int set_l1(gpu_config *c, double f)
     return gcfg_validate(c, &e);
 }
 
-static void run_point(const profile *p, const profile *pall, point *pt)
+static void run_point(const profile *p, const profile *pall, est_cache *cache, point *pt)
 {
     ge_err e;
     est_options o;
     est_options_default(&o);
     o.scheduler = scheds[pt->sched];
     o.background = background;
+    o.cache = cache;
     o.sample_sms = (uint32_t)sample_sms;
     if (sample_rounds)
         o.sample_rounds = (uint32_t)sample_rounds;
@@ -179,7 +181,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&j->lock);
         if (i >= j->npts)
             return NULL;
-        run_point(j->p, j->pall, &j->pts[i]);
+        run_point(j->p, j->pall, j->cache, &j->pts[i]);
     }
 }
 
@@ -352,7 +354,7 @@ int main(int argc, char **argv)
                     }
                     n++;
                 }
-        job j = {&p, &pall, pts, n, 0, PTHREAD_MUTEX_INITIALIZER};
+        job j = {&p, &pall, est_cache_new(&p, &e), pts, n, 0, PTHREAD_MUTEX_INITIALIZER};
         pthread_t th[64];
         int nt = threads > 64 ? 64 : threads;
         for (int t = 1; t < nt; t++)
@@ -360,6 +362,7 @@ int main(int argc, char **argv)
         worker(&j);
         for (int t = 1; t < nt; t++)
             pthread_join(th[t], NULL);
+        est_cache_free(j.cache);
         errs we = {0};
         double tm[256], th_[256], tf[256], tf_sum = 0, th_sum = 0, tmo_sum = 0, est = 0;
         size_t ok = 0;

@@ -28,6 +28,24 @@ void est_options_default(est_options *o)
     o->background = 1;
 }
 
+/* The background run's sim_options.shared_line: the lines x->shared holds
+ * now (the kernel being sampled). */
+static int ctx_shared_line(void *ctx, uint64_t line)
+{
+    const est_ctx *x = ctx;
+    return x->shared && u64set_has(x->shared, line);
+}
+
+const u64set *est_kernel_shared_lines(est_ctx *x, uint32_t k, ge_err *e)
+{
+    if (est_cache_for(x->o->cache, x->p))
+        return x->shared = est_cache_shared_lines(x->o->cache, x->cfg, k, e);
+    x->shared = NULL;
+    if (est_shared_lines(x->cfg, &x->p->k[k], &x->own_shared, e))
+        return NULL;
+    return x->shared = &x->own_shared;
+}
+
 static sim_gpu *make_sim(est_ctx *x, uint32_t sms, int background, ge_err *e)
 {
     sim_options so;
@@ -36,8 +54,8 @@ static sim_gpu *make_sim(est_ctx *x, uint32_t sms, int background, ge_err *e)
     so.active_sms = sms;
     so.background = background;
     if (background) {
-        so.shared_line = est_is_shared_line;
-        so.shared_ctx = &x->shared;
+        so.shared_line = ctx_shared_line;
+        so.shared_ctx = x;
     }
     return sim_create(x->cfg, &so, e);
 }
@@ -137,7 +155,7 @@ int est_profile(const gpu_config *cfg, const profile *p, const est_options *o, e
         sim_destroy(x.sampled);
     if (x.loaded)
         sim_destroy(x.loaded);
-    u64set_free(&x.shared);
+    u64set_free(&x.own_shared);
     if (rc) {
         free(res);
         return -1;

@@ -49,9 +49,20 @@ typedef struct est_options {
                              * when those rates can move the estimate by 2% or more (calib/hybrid.c),
                              * as a few weighted mirrors per sampled SM; 2 the same with one
                              * mirror per other SM (exact, slow); 0 takes them from the model */
+    struct est_cache *cache; /* optional (NULL: none): what the estimates of one profile share
+                              * across design points (est_cache_new); results do not depend on it */
 } est_options;
 
 void est_options_default(est_options *o);
+
+/* Data that every estimate of one profile needs whatever the design point
+ * (the sampled kernels' shared lines per line size, calib/est_cache.c),
+ * made on first need and kept.  A sweep or a benchmark passes one cache,
+ * made for its profile, in the options of all its estimates; they may run
+ * in several threads.  A cache made for another profile is ignored. */
+typedef struct est_cache est_cache;
+est_cache *est_cache_new(const profile *p, ge_err *e);
+void est_cache_free(est_cache *c);
 
 /* What a sampled run fixed for one kernel; reusable at nearby design points
  * (see est_calibration_reusable). */

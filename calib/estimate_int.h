@@ -17,7 +17,8 @@ typedef struct est_ctx {
     sim_gpu *loaded;    /* sample_sms SMs with background traffic (memory-side rates) */
     uint32_t sampled_sms;
     sim_gpu *ran_prev;  /* the simulator that ran the previous kernel whole (NULL: sampled) */
-    u64set shared;      /* lines of the sampled kernel that many SMs touch (shared_lines.c) */
+    const u64set *shared; /* lines of the sampled kernel that many SMs touch (shared_lines.c) */
+    u64set own_shared;    /* where they are made without a cache (o->cache) */
 } est_ctx;
 
 /* The sampled simulator with (loaded = 1) or without background traffic. */
@@ -35,6 +36,13 @@ void est_warm_l2(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta *const *ctas, 
  * background run's sim_options.shared_line over that set (shared_lines.c). */
 int est_shared_lines(const gpu_config *cfg, const prof_kernel *pk, u64set *shared, ge_err *e);
 int est_is_shared_line(void *ctx, uint64_t line);
+/* x->shared for kernel k: from the options' cache when it is the profile's,
+ * else made into x->own_shared.  NULL on error. */
+const u64set *est_kernel_shared_lines(est_ctx *x, uint32_t k, ge_err *e);
+/* The cache's entry for kernel k at cfg's line size, made on first need (est_cache.c). */
+const u64set *est_cache_shared_lines(est_cache *c, const gpu_config *cfg, uint32_t k, ge_err *e);
+int est_cache_for(const est_cache *c, const profile *p);
+size_t est_cache_size(const est_cache *c); /* entries made so far */
 int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_kernel *out, ge_err *e);
 
 #endif

@@ -495,7 +495,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
          * memory system is loaded as on the full GPU, so its L2 and DRAM
          * rates hold for the whole kernel. */
         sim_gpu *gl = est_sampled_sim(x, sms, 1, e);
-        if (!gl || est_shared_lines(cfg, pk, &x->shared, e) || trim_sample(pick, n, budget / 2, &loops, &trb, e))
+        if (!gl || !est_kernel_shared_lines(x, k, e) || trim_sample(pick, n, budget / 2, &loops, &trb, e))
             goto out;
         double bt[T_N];
         if (measure(x, gl, k, &trb, pick, n, bt, NULL, e))

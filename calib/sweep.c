@@ -36,6 +36,7 @@ static void decode(const sweep_spec *s, size_t i, sweep_point *pt)
 typedef struct {
     const sweep_spec *s;
     const profile *p;
+    est_cache *cache; /* the profile's, shared by every point (NULL if it could not be made) */
     sweep_point *pts;
     size_t npts, per_group, ngroups, next_group, done;
     pthread_mutex_t lock;
@@ -69,6 +70,7 @@ static void run_point(sweep_job *j, sweep_point *pt, est_calibration *cals)
     est_options_default(&eo);
     eo.mode = s->mode;
     eo.scheduler = sched;
+    eo.cache = j->cache;
     if (s->sample_sms)
         eo.sample_sms = s->sample_sms;
     if (s->sample_rounds)
@@ -153,6 +155,8 @@ int sweep_run(const sweep_spec *s, const profile *p, sweep_point **out, ge_err *
     memset(&j, 0, sizeof j);
     j.s = s;
     j.p = p;
+    ge_err ce;
+    j.cache = est_cache_new(p, &ce); /* without it, each point makes what it needs */
     j.pts = pts;
     j.npts = n;
     j.per_group = n / ((size_t)(s->nconfigs ? s->nconfigs : 1) * (s->nschedulers ? s->nschedulers : 1));
@@ -177,6 +181,7 @@ int sweep_run(const sweep_spec *s, const profile *p, sweep_point **out, ge_err *
     free(th);
     progress_done(&j.pr);
     pthread_mutex_destroy(&j.lock);
+    est_cache_free(j.cache);
     sweep_pareto(pts, n);
     *out = pts;
     return 0;

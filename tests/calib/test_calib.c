@@ -253,20 +253,28 @@ static void test_pareto(void **st)
 /* The background's shared lines (calib/shared_lines.c): a line every CTA
  * reads is shared; a CTA's own lines, and a line that only a pair of
  * neighbouring CTAs reads (inside one of the sample's runs), are not. */
+#define GATHER_COMMON 0x9000000
+#define GATHER_PAIR 0xa000000
+static void gather_profile(profile *p)
+{
+    synth_source s;
+    synth_init(&s, "gather", 2560, 32, 32);
+    for (uint32_t c = 0; c < 2560; c++) {
+        synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu, 0x1000000 + (uint64_t)c * 0x1000, 4, 4);
+        synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu, GATHER_COMMON, 4, 4);
+        synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu, GATHER_PAIR + (uint64_t)(c / 2) * 128, 4, 4);
+        synth_add(&s, c, 0, ISA_OP_EXIT, 0xffffffffu);
+    }
+    profile_of(&s, 1, p);
+    synth_free(&s);
+}
+
 static void test_shared_lines(void **st)
 {
     (void)st;
-    synth_source s;
-    synth_init(&s, "gather", 2560, 32, 32);
-    const uint64_t common = 0x9000000, pair = 0xa000000;
-    for (uint32_t c = 0; c < 2560; c++) {
-        synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu, 0x1000000 + (uint64_t)c * 0x1000, 4, 4);
-        synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu, common, 4, 4);
-        synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu, pair + (uint64_t)(c / 2) * 128, 4, 4);
-        synth_add(&s, c, 0, ISA_OP_EXIT, 0xffffffffu);
-    }
+    const uint64_t common = GATHER_COMMON, pair = GATHER_PAIR;
     profile p;
-    profile_of(&s, 1, &p);
+    gather_profile(&p);
     const prof_kernel *pk = &p.k[0];
     assert_true(pk->nsample >= 16 && pk->sample_index[0] % 2 == 0);
     gpu_config cfg;
@@ -281,7 +289,6 @@ static void test_shared_lines(void **st)
     assert_false(est_is_shared_line(&shared, (0x1000000 + pk->sample_index[0] * 0x1000) / 128));
     u64set_free(&shared);
     prof_free(&p);
-    synth_free(&s);
 }
 
 /* Profile of suite workload `name` at its default size, sampled. */
@@ -301,6 +308,68 @@ static void suite_profile(const char *name, profile *p)
     ws_close(src);
     if (rc)
         fail_msg("%s", e.msg);
+}
+
+/* The estimate cache (est_cache.c) keeps a sampled kernel's shared lines
+ * for the later estimates of its profile: on the gather kernel of
+ * test_shared_lines (the synthetic stream, built by gather_profile), the
+ * estimates with the cache (making the entry, then reading it) equal the
+ * one without, the entry equals a fresh scan, and a cache made for another
+ * profile is left alone. */
+static void test_estimate_cache(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    profile p, q;
+    gather_profile(&p);
+    gather_profile(&q);
+    est_cache *c = est_cache_new(&p, &e), *other = est_cache_new(&q, &e);
+    assert_non_null(c);
+    assert_non_null(other);
+    est_options o;
+    est_options_default(&o);
+    est_kernel *h[4];
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &h[0], &e), 0);
+    assert_true(h[0][0].cal.params.l2_hit >= 0); /* the background run was made */
+    assert_int_equal(est_cache_size(c), 0);
+    o.cache = c;
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &h[1], &e), 0);
+    assert_int_equal(est_cache_size(c), 1);
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &h[2], &e), 0);
+    assert_int_equal(est_cache_size(c), 1);
+    o.cache = other;
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &h[3], &e), 0);
+    assert_int_equal(est_cache_size(other), 0);
+    for (int i = 1; i < 4; i++)
+        assert_true(h[i][0].r.cycles == h[0][0].r.cycles);
+    const u64set *got = est_cache_shared_lines(c, &cfg, 0, &e);
+    assert_non_null(got);
+    assert_ptr_equal(got, est_cache_shared_lines(c, &cfg, 0, &e));
+    u64set fresh;
+    u64set_init(&fresh);
+    assert_int_equal(est_shared_lines(&cfg, &p.k[0], &fresh, &e), 0);
+    assert_int_equal(fresh.count, 1);
+    assert_int_equal(got->count, fresh.count);
+    for (size_t i = 0; i < fresh.cap; i++) {
+        uint64_t line;
+        if (u64set_at(&fresh, i, &line))
+            assert_true(u64set_has(got, line));
+    }
+    /* another line size is another entry */
+    cfg.l1d.line_bytes = 64;
+    const u64set *half = est_cache_shared_lines(c, &cfg, 0, &e);
+    assert_non_null(half);
+    assert_ptr_not_equal(half, got);
+    assert_int_equal(est_cache_size(c), 2);
+    u64set_free(&fresh);
+    for (int i = 0; i < 4; i++)
+        free(h[i]);
+    est_cache_free(c);
+    est_cache_free(other);
+    prof_free(&p);
+    prof_free(&q);
 }
 
 /* The background run only measures the L2 and DRAM row-buffer hit rates
@@ -419,7 +488,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reuse_rule),    cmocka_unit_test(test_launch_reuse),
-        cmocka_unit_test(test_small_kernel_whole), cmocka_unit_test(test_shared_lines),
+        cmocka_unit_test(test_small_kernel_whole), cmocka_unit_test(test_shared_lines), cmocka_unit_test(test_estimate_cache),
         cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
         cmocka_unit_test(test_sample_rounds), cmocka_unit_test(test_row_hit_error_term),
