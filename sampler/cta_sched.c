@@ -163,6 +163,7 @@ static int place(sim_gpu *g, sim_sm *sm, sim_cta_feed *feed, uint64_t now, ge_er
     if (cs->used && cs->nwarps == 0)
         sim_cta_outstanding_done(g, sm, ci, now); /* empty CTA: nothing to wait for */
     sm->wake = now;
+    g->sm_due[sm->id] = now;
     return 1;
 }
 

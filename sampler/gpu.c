@@ -167,7 +167,8 @@ sim_gpu *sim_create(const gpu_config *cfg, const sim_options *o, ge_err *e)
      * more when asked. */
     g->sm = ge_calloc(cfg->gpu.sm_count, sizeof *g->sm, e);
     g->occupied = ge_calloc((cfg->gpu.sm_count + 63) / 64, sizeof *g->occupied, e);
-    if (!g->sm || !g->occupied || sms_ready(g, g->nsms, e)) {
+    g->sm_due = ge_calloc(cfg->gpu.sm_count, sizeof *g->sm_due, e);
+    if (!g->sm || !g->occupied || !g->sm_due || sms_ready(g, g->nsms, e)) {
         sim_destroy(g);
         return NULL;
     }
@@ -184,6 +185,7 @@ void sim_destroy(sim_gpu *g)
             sm_free(g, &g->sm[s]);
     free(g->sm);
     free(g->occupied);
+    free(g->sm_due);
     if (g->mem)
         g->mem->ops->destroy(g->mem);
     free(g->cta_stat);
@@ -264,6 +266,7 @@ static void kernel_reset(sim_gpu *g)
     for (uint32_t s = 0; s < g->nsms; s++) {
         sim_sm *sm = &g->sm[s];
         sm->wake = SIM_NEVER;
+        g->sm_due[s] = 0;
         sm->fetch_ptr = 0;
         sim_icache_flush(&sm->ic);
         for (uint32_t i = 0; i < g->nsched; i++) {
@@ -341,9 +344,21 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
          * sim_cta_fill above, so a word's bits can only clear meanwhile) */
         for (uint32_t wd = 0, bits_at = 0; wd < (g->nsms + 63) / 64; wd++, bits_at += 64) {
             for (uint64_t bits = g->occupied[wd]; bits; bits &= bits - 1) {
-                sim_sm *sm = &g->sm[bits_at + (uint32_t)__builtin_ctzll(bits)];
-                if (!sm->ctas)
+                uint32_t s = bits_at + (uint32_t)__builtin_ctzll(bits);
+                /* Nothing to do before its due time and no reply due: what
+                 * the visit below would find, read from the compact array
+                 * (an SM's state spans many host cache lines). */
+                uint64_t due = g->sm_due[s];
+                if (due > now && !g->opt.no_skip && !(mem_event && sim_mem_pop_due(g->mem, (int)s, now))) {
+                    if (due < next)
+                        next = due;
                     continue;
+                }
+                sim_sm *sm = &g->sm[s];
+                if (!sm->ctas) {
+                    g->sm_due[s] = SIM_NEVER;
+                    continue;
+                }
                 uint32_t token;
                 if (g->opt.no_skip || sm->wake <= now) {
                     sm->wake = sim_sm_cycle(g, sm, now);
@@ -361,13 +376,14 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
                     if (wake)
                         sm->wake = sim_sm_cycle(g, sm, now);
                 }
+                due = SIM_NEVER;
                 if (sm->ctas) {
-                    if (sm->wake < next)
-                        next = sm->wake;
                     uint64_t l = sim_ldst_next(sm, now);
-                    if (l < next)
-                        next = l;
+                    due = sm->wake < l ? sm->wake : l;
+                    if (due < next)
+                        next = due;
                 }
+                g->sm_due[s] = due;
             }
         }
         if (exhausted && g->resident_ctas == 0)

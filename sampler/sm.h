@@ -250,6 +250,10 @@ struct sim_gpu {
     occupancy occ;
     uint32_t nactive;        /* SMs with a resident CTA */
     uint64_t *occupied;      /* bitmap of those SMs: the top loop visits only them, in SM order */
+    uint64_t *sm_due;        /* per SM, the first cycle its step or LSU has work (min of wake and
+                              * sim_ldst_next at its last visit; a placed CTA makes it now): the top
+                              * loop passes an SM whose due time is later and whose memory replies
+                              * are not due without touching its state (gpu.c) */
     uint64_t resident_ctas;  /* CTAs resident on all SMs */
     int slot_freed;          /* a CTA retired: try to place more */
     uint64_t last_retire;    /* cycle after the latest CTA retirement */
