@@ -72,7 +72,8 @@ int dram_init(dram_chan *ch, const dram_timing *t, const gpu_config *cfg, dram_d
     ch->req = ge_calloc(ch->cap, sizeof *ch->req, e);
     ch->hits[0] = ge_calloc(ch->banks, sizeof *ch->hits[0], e);
     ch->hits[1] = ge_calloc(ch->banks, sizeof *ch->hits[1], e);
-    if (!ch->bank || !ch->bq || !ch->group_next || !ch->req || !ch->hits[0] || !ch->hits[1]) {
+    ch->row_banks = ge_calloc((ch->banks + 63) / 64, sizeof *ch->row_banks, e);
+    if (!ch->bank || !ch->bq || !ch->group_next || !ch->req || !ch->hits[0] || !ch->hits[1] || !ch->row_banks) {
         dram_free(ch);
         return -1;
     }
@@ -102,7 +103,9 @@ void dram_free(dram_chan *ch)
     free(ch->req);
     free(ch->hits[0]);
     free(ch->hits[1]);
+    free(ch->row_banks);
     ch->hits[0] = ch->hits[1] = NULL;
+    ch->row_banks = NULL;
     ch->bank = NULL;
     ch->bq = NULL;
     ch->group_next = NULL;
@@ -110,8 +113,15 @@ void dram_free(dram_chan *ch)
 }
 
 /* Does the bank have queued requests but none for its open row (so only a
- * row command can serve it)?  ch->nrow_banks counts these banks. */
-static inline int needs_row(const dram_chan *ch, uint32_t bank) { return ch->bq[bank].nq && !ch->bq[bank].nhits; }
+ * row command can serve it)?  ch->row_banks marks these banks. */
+static inline void row_bank_note(dram_chan *ch, uint32_t bank)
+{
+    uint64_t bit = 1ull << (bank & 63);
+    if (ch->bq[bank].nq && !ch->bq[bank].nhits)
+        ch->row_banks[bank >> 6] |= bit;
+    else
+        ch->row_banks[bank >> 6] &= ~bit;
+}
 
 /* Make request i (or -1: none) the oldest hit of kind k in `bank`, keeping
  * the channel's age-ordered list of hits of that kind (dram_hit). */
@@ -144,9 +154,8 @@ static void hit_set(dram_chan *ch, uint32_t bank, int k, int32_t i)
 /* The bank's row was closed: no hits. */
 static void hits_clear(dram_chan *ch, uint32_t bank)
 {
-    int was = needs_row(ch, bank);
     ch->bq[bank].nhits = 0;
-    ch->nrow_banks += needs_row(ch, bank) - was;
+    row_bank_note(ch, bank);
     hit_set(ch, bank, 0, -1);
     hit_set(ch, bank, 1, -1);
 }
@@ -198,7 +207,6 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
     else
         b->head = i;
     b->tail = i;
-    int was = needs_row(ch, bank);
     ch->bq[bank].nq++;
     ch->bq[bank].hint = 0;
     ch->nwrites += r->write;
@@ -207,7 +215,7 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
         if (b->hit[r->write] < 0)
             hit_set(ch, bank, r->write, i);
     }
-    ch->nrow_banks += needs_row(ch, bank) - was;
+    row_bank_note(ch, bank);
     ch->nq++;
     drain_update(ch);
     if (!shadow)
@@ -228,7 +236,6 @@ static void unlink_req(dram_chan *ch, int32_t i)
         ch->req[r->next].prev = r->prev;
     else
         b->tail = r->prev;
-    int was = needs_row(ch, r->bank);
     ch->bq[r->bank].nq--;
     ch->nwrites -= r->write;
     if (b->open_row == (int64_t)r->row) {
@@ -240,7 +247,7 @@ static void unlink_req(dram_chan *ch, int32_t i)
             hit_set(ch, r->bank, r->write, j);
         }
     }
-    ch->nrow_banks += needs_row(ch, r->bank) - was;
+    row_bank_note(ch, r->bank);
     ch->nq--;
     drain_update(ch);
     r->next_free = ch->free_head;
@@ -276,9 +283,8 @@ static void count_hits(dram_chan *ch, uint32_t bank)
                 first[r->write] = i;
         }
     }
-    int was = needs_row(ch, bank);
     ch->bq[bank].nhits = n;
-    ch->nrow_banks += needs_row(ch, bank) - was;
+    row_bank_note(ch, bank);
     hit_set(ch, bank, 0, first[0]);
     hit_set(ch, bank, 1, first[1]);
 }

@@ -108,9 +108,9 @@ typedef struct dram_bank {
 } dram_bank;
 
 /* What a scheduler's scan of the banks looks at first, for all banks
- * together (FR-FCFS scans them for row commands: a scan then touches a few
- * host cache lines, and a bank's own state only when it may have a command
- * to issue; its column commands come from the `hits` lists). */
+ * together (FR-FCFS visits the banks of `row_banks` for row commands: a
+ * visit then touches a bank's own state only when it may have a command to
+ * issue; its column commands come from the `hits` lists). */
 typedef struct dram_bank_q {
     /* Scheduler hint: no command of this bank can issue before `hint`.
      * Timing constraints only ever move later, so a bound a scheduler found
@@ -176,7 +176,8 @@ struct dram_chan {
     dram_bank_q *bq;        /* [banks] */
     dram_hit *hits[2];      /* [banks] each: read [0] / write [1] hits, oldest first */
     uint32_t nhit[2];       /* entries in hits[k] (banks whose hit[k] >= 0) */
-    uint32_t nrow_banks;    /* banks with queued requests, none for the open row */
+    uint64_t *row_banks;    /* [(banks + 63) / 64] bitmap: banks with queued requests, none for
+                             * the open row (FR-FCFS visits only these for row commands) */
     uint64_t *group_next;   /* [groups * DRAM_NCMD] */
     uint64_t chan_next[DRAM_NCMD];
     uint64_t faw[4];        /* ticks of the last four ACTs (ring) */

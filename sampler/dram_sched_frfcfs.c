@@ -47,40 +47,40 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
     }
     /* Row commands: banks with requests but no hit to their open row (a bank
      * with queued hits is never precharged). */
-    for (uint32_t bi = 0; ch->nrow_banks && bi < ch->banks; bi++) {
-        dram_bank_q *q = &ch->bq[bi];
-        if (!q->nq || q->nhits)
-            continue;
-        if (q->hint > now) { /* known not ready yet (see dram_bank_q.hint) */
-            if (q->hint < wake)
-                wake = q->hint;
-            continue;
+    for (uint32_t w = 0; w < (ch->banks + 63) / 64; w++)
+        for (uint64_t bits = ch->row_banks[w]; bits; bits &= bits - 1) {
+            uint32_t bi = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            dram_bank_q *q = &ch->bq[bi];
+            if (q->hint > now) { /* known not ready yet (see dram_bank_q.hint) */
+                if (q->hint < wake)
+                    wake = q->hint;
+                continue;
+            }
+            const dram_bank *b = &ch->bank[bi];
+            int32_t ri = b->head;
+            if (dir >= 0) /* the bank's oldest request of the preferred direction, if any */
+                for (int32_t j = b->head; j >= 0; j = ch->req[j].next)
+                    if (ch->req[j].write == dir) {
+                        ri = j;
+                        break;
+                    }
+            const dram_req *r = &ch->req[ri];
+            if (r->seq > row_seq)
+                continue; /* an older ready row command was found: this one cannot be
+                           * picked whatever its timing, which stays unknown (no hint) */
+            int cmd = b->open_row >= 0 ? DRAM_PRE : DRAM_ACT;
+            uint64_t t = dram_ready(ch, bi, cmd);
+            if (r->arrive > t)
+                t = r->arrive;
+            if (t <= now) {
+                if (r->seq < row_seq)
+                    row_seq = r->seq, best_row = ri, row_cmd = (uint8_t)cmd;
+            } else {
+                q->hint = t;
+                if (t < wake)
+                    wake = t;
+            }
         }
-        const dram_bank *b = &ch->bank[bi];
-        int32_t ri = b->head;
-        if (dir >= 0) /* the bank's oldest request of the preferred direction, if any */
-            for (int32_t j = b->head; j >= 0; j = ch->req[j].next)
-                if (ch->req[j].write == dir) {
-                    ri = j;
-                    break;
-                }
-        const dram_req *r = &ch->req[ri];
-        if (r->seq > row_seq)
-            continue; /* an older ready row command was found: this one cannot be
-                       * picked whatever its timing, which stays unknown (no hint) */
-        int cmd = b->open_row >= 0 ? DRAM_PRE : DRAM_ACT;
-        uint64_t t = dram_ready(ch, bi, cmd);
-        if (r->arrive > t)
-            t = r->arrive;
-        if (t <= now) {
-            if (r->seq < row_seq)
-                row_seq = r->seq, best_row = ri, row_cmd = (uint8_t)cmd;
-        } else {
-            q->hint = t;
-            if (t < wake)
-                wake = t;
-        }
-    }
     /* Column command: the oldest ready one, or of the preferred direction. */
     int k = best_cas[1] >= 0 && (best_cas[0] < 0 || cas_seq[1] < cas_seq[0]);
     if (dir >= 0 && (best_cas[dir] >= 0 || best_cas[!dir] < 0))

@@ -412,7 +412,7 @@ static void test_write_drain(void **st)
  * oldest ready row command of a bank without hits, and the write-drain
  * preference between the two kinds. */
 static void frfcfs_reference(const dram_chan *ch, uint64_t now, int32_t *col, int *col_cmd, int32_t *row,
-                             uint32_t *row_banks)
+                             uint64_t *row_banks)
 {
     int32_t best[2] = {-1, -1};
     *row = -1;
@@ -432,7 +432,7 @@ static void frfcfs_reference(const dram_chan *ch, uint64_t now, int32_t *col, in
             }
         if (hits || bk->head < 0)
             continue;
-        ++*row_banks;
+        *row_banks |= 1ull << b; /* (the test's configs have at most 64 banks) */
         int32_t ri = bk->head;
         for (int32_t i = bk->head; dir >= 0 && i >= 0; i = ch->req[i].next)
             if (ch->req[i].write == dir) {
@@ -503,10 +503,11 @@ static void test_frfcfs_random(void **st)
             if (now >= ch.wake && !dram_refresh_due(&ch, now) && ch.nq) {
                 int32_t col, row;
                 int col_cmd;
-                uint32_t row_banks;
+                uint64_t row_banks;
                 dram_pick p;
                 frfcfs_reference(&ch, now, &col, &col_cmd, &row, &row_banks);
-                assert_int_equal(ch.nrow_banks, row_banks);
+                assert_true(ch.banks <= 64);
+                assert_int_equal(ch.row_banks[0], row_banks);
                 ch.sched->pick(&ch, now, &p);
                 assert_int_equal(p.col, col);
                 if (col >= 0)
