@@ -32,10 +32,9 @@ int est_sim_ctas(sim_gpu *g, const profile *p, uint32_t k, const ws_cta *const *
  * unless g ran the previous kernel whole (then its L2 is already right). */
 void est_warm_l2(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta *const *ctas, size_t n);
 /* Into `shared`: the global lines (l1d lines) of kernel pk that CTAs of two
- * or more of the profile's sample runs touch; est_is_shared_line is the
- * background run's sim_options.shared_line over that set (shared_lines.c). */
+ * or more of the profile's sample runs touch (shared_lines.c); the
+ * background run's sim_options.shared_line asks x->shared (estimate.c). */
 int est_shared_lines(const gpu_config *cfg, const prof_kernel *pk, u64set *shared, ge_err *e);
-int est_is_shared_line(void *ctx, uint64_t line);
 /* x->shared for kernel k: from the options' cache when it is the profile's,
  * else made into x->own_shared.  NULL on error. */
 const u64set *est_kernel_shared_lines(est_ctx *x, uint32_t k, ge_err *e);

@@ -68,5 +68,3 @@ int est_shared_lines(const gpu_config *cfg, const prof_kernel *pk, u64set *share
     u64set_free(&run);
     return rc;
 }
-
-int est_is_shared_line(void *ctx, uint64_t line) { return u64set_has(ctx, line); }

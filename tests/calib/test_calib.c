@@ -284,9 +284,9 @@ static void test_shared_lines(void **st)
     u64set_init(&shared);
     assert_int_equal(est_shared_lines(&cfg, pk, &shared, &e), 0);
     assert_int_equal(shared.count, 1);
-    assert_true(est_is_shared_line(&shared, common / 128));
-    assert_false(est_is_shared_line(&shared, pair / 128 + pk->sample_index[0] / 2));
-    assert_false(est_is_shared_line(&shared, (0x1000000 + pk->sample_index[0] * 0x1000) / 128));
+    assert_true(u64set_has(&shared, common / 128));
+    assert_false(u64set_has(&shared, pair / 128 + pk->sample_index[0] / 2));
+    assert_false(u64set_has(&shared, (0x1000000 + pk->sample_index[0] * 0x1000) / 128));
     u64set_free(&shared);
     prof_free(&p);
 }
