@@ -416,6 +416,20 @@ static int row_sensitivity(const gpu_config *cfg, const char *sched, const profi
     return 0;
 }
 
+/* The error term of the heaviest-CTA floor (model.h t_tail): when the
+ * floor sets the SM's time, the estimate rests on the model's proxy for
+ * that CTA's time alone (its largest work ratio to the mean CTA times the
+ * mean CTA's time), which the sample does not check -- on bfs's irregular
+ * levels it is 50% high on V100 and about right on GTX 480 for the same
+ * CTA (docs/hybrid.md, "Where the error is").  The term is the share of
+ * the cycles the floor adds over the CTA generations' own time. */
+static double tail_term(const model_detail *d, double cycles)
+{
+    if (!(cycles > 0) || d->t_tail <= d->t_gens)
+        return 0;
+    return fmin(1, (d->t_tail - d->t_gens) / cycles);
+}
+
 /* Sample kernel k, simulate the sample and fit a calibration to it. */
 static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibration *cal, uint64_t *nsampled,
                           ge_err *e)
@@ -576,6 +590,10 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
             return -1;
         cal.error = sqrt(cal.error * cal.error + term * term);
         cal.error_row = term;
+    }
+    if (!(reuse && reuse->valid)) {
+        double term = tail_term(&d, out->r.cycles);
+        cal.error = sqrt(cal.error * cal.error + term * term);
     }
     out->r.sampled_ctas = nsampled;
     out->r.error_estimate = cal.error;

@@ -512,7 +512,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     model_warp_time wt[64];
     double ww[64];
     uint32_t nw = pk->nwarps < 64 ? pk->nwarps : 64;
-    double total = 0, t_sm = 0, lat = 0, rho = 0, gens = 0, t_tail = 0, t_cta = 0;
+    double total = 0, t_sm = 0, lat = 0, rho = 0, gens = 0, t_tail = 0, t_cta = 0, t_gens = 0;
     double heavy = heaviest_ratio(pk, sc);
     gen_time gfull = {0}, gpart = {0};
     for (uint32_t r = 0; r < nw; r++)
@@ -595,7 +595,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
          * work).  A generation's time grows with its CTAs, so g1 <= gfull
          * and the floor cannot bind unless heavy * gfull exceeds the
          * generations' time; only then (or for the detail) is g1 needed. */
-        double t_gens = full * gfull.t + gpart.t;
+        t_gens = full * gfull.t + gpart.t;
         if (d || heavy * gfull.t > t_gens) {
             gen_time g1;
             generation(cfg, pk, pol, wt, ww, nw, &t, 1, lat, miss_lines_per_warp, port_per_warp, inflight, mp->sm_scale, &g1);
@@ -743,6 +743,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         d->t_sm = t_sm;
         d->t_cta = t_cta;
         d->t_tail = t_tail;
+        d->t_gens = t_gens;
         d->startup = startup;
         d->t_dram = t_dram;
         d->t_l2 = t_l2;

@@ -63,6 +63,7 @@ typedef struct model_detail {
     double t_sm, t_dram, t_l2, t_noc;    /* the bounds, core cycles */
     double t_cta;                        /* the kernel's mean CTA alone on an SM */
     double t_tail;                       /* its heaviest CTA class alone (a floor of t_sm) */
+    double t_gens;                       /* the CTA generations' time, before that floor */
     double startup;                      /* cold I-cache at launch: code lines x their fetch latency */
     double t_issue, t_interval, t_units, t_lsu, t_mshr;  /* per generation */
     double generations;

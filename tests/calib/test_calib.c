@@ -291,6 +291,56 @@ static void test_shared_lines(void **st)
     prof_free(&p);
 }
 
+/* The heaviest-CTA floor's error term (hybrid.c, tail_term): one CTA of
+ * 2560 gathers 40 x 32 lines where the others read 2 lines, so the model
+ * floors the kernel at that CTA's modelled time alone; the estimate must
+ * carry the share of the cycles the floor adds (it fails if the term is
+ * dropped: the other terms are a few per cent).  A uniform kernel (the
+ * gather kernel above) has no floor and no term. */
+static void test_tail_error_term(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "heavy", 2560, 32, 32);
+    for (uint32_t c = 0; c < 2560; c++) {
+        uint32_t loads = c == 0 ? 40 : 2;
+        for (uint32_t i = 0; i < loads; i++)
+            synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu,
+                          0x1000000 + (uint64_t)c * 0x100000 + (uint64_t)i * 0x1000, c == 0 ? 128 : 4, 4);
+        synth_add(&s, c, 0, ISA_OP_EXIT, 0xffffffffu);
+    }
+    profile p, u;
+    profile_of(&s, 1, &p);
+    gather_profile(&u);
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    est_options o;
+    est_options_default(&o);
+    for (int i = 0; i < 2; i++) {
+        const profile *q = i ? &u : &p;
+        est_kernel *h;
+        assert_int_equal(est_profile(&cfg, q, &o, NULL, &h, &e), 0);
+        assert_false(h[0].simulated_full);
+        kresult r;
+        model_detail d;
+        assert_int_equal(model_kernel(&cfg, cfg.sm.scheduler, q, 0, &h[0].cal.params, NULL, &r, &d, &e), 0);
+        double term = d.t_tail > d.t_gens ? (d.t_tail - d.t_gens) / r.cycles : 0;
+        printf("%s: floor %.0f over generations %.0f, term %.3f, error estimate %.3f\n", i ? "uniform" : "heavy",
+               d.t_tail, d.t_gens, term, h[0].r.error_estimate);
+        if (i == 0) {
+            assert_true(term > 0.2);
+            assert_true(h[0].r.error_estimate >= term - 1e-12);
+        } else {
+            assert_true(term == 0);
+        }
+        free(h);
+    }
+    prof_free(&p);
+    prof_free(&u);
+    synth_free(&s);
+}
+
 /* Profile of suite workload `name` at its default size, sampled. */
 static void suite_profile(const char *name, profile *p)
 {
@@ -488,7 +538,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reuse_rule),    cmocka_unit_test(test_launch_reuse),
-        cmocka_unit_test(test_small_kernel_whole), cmocka_unit_test(test_shared_lines), cmocka_unit_test(test_estimate_cache),
+        cmocka_unit_test(test_small_kernel_whole), cmocka_unit_test(test_shared_lines), cmocka_unit_test(test_estimate_cache), cmocka_unit_test(test_tail_error_term),
         cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
         cmocka_unit_test(test_sample_rounds), cmocka_unit_test(test_row_hit_error_term),
