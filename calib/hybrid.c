@@ -43,9 +43,10 @@
  * cv_c^2 / n_c), combined in quadrature with an extrapolation term that
  * grows with how much the model had to be corrected, 0.1 |ln sm_scale|,
  * for a trimmed sample 0.05 x the share of its cycles the trims extrapolated,
- * and, when the background run measured the DRAM row-hit rate, the relative
+ * when the background run measured the DRAM row-hit rate, the relative
  * change of the kernel's modelled cycles with that rate 0.3 lower
- * (row_sensitivity).
+ * (row_sensitivity), and, when the model's heaviest-CTA floor sets the
+ * estimate, the share of the cycles it adds (tail_term).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -527,7 +528,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     double samp = stratified_cv(pk, per_cluster);
     double mod = EST_ERR_MODEL_WEIGHT * fabs(log(cal->params.sm_scale > 0 ? cal->params.sm_scale : 1));
     double trim = EST_ERR_TRIM_WEIGHT * share;
-    cal->error = sqrt(samp * samp + mod * mod + trim * trim); /* est_hybrid_kernel adds the row-hit term */
+    cal->error = sqrt(samp * samp + mod * mod + trim * trim); /* est_hybrid_kernel adds the row-hit and floor terms */
     cal->ctas_per_sm = occ.ctas_per_sm;
     /* the uncalibrated model here, for the reuse rule */
     model_params base;
@@ -584,16 +585,13 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
     model_detail d;
     if (model_kernel(cfg, sched, p, k, &cal.params, NULL, &out->r, &d, e))
         return -1;
-    if (!(reuse && reuse->valid) && cal.params.row_hit >= 0) { /* a row-hit rate the background run measured */
-        double term;
-        if (row_sensitivity(cfg, sched, p, k, &cal.params, out->r.cycles, &term, e))
+    if (!(reuse && reuse->valid)) { /* a fresh calibration's last terms (a reused one carries them) */
+        double row = 0, tail = tail_term(&d, out->r.cycles);
+        /* a row-hit rate the background run measured */
+        if (cal.params.row_hit >= 0 && row_sensitivity(cfg, sched, p, k, &cal.params, out->r.cycles, &row, e))
             return -1;
-        cal.error = sqrt(cal.error * cal.error + term * term);
-        cal.error_row = term;
-    }
-    if (!(reuse && reuse->valid)) {
-        double term = tail_term(&d, out->r.cycles);
-        cal.error = sqrt(cal.error * cal.error + term * term);
+        cal.error = sqrt(cal.error * cal.error + row * row + tail * tail);
+        cal.error_row = row;
     }
     out->r.sampled_ctas = nsampled;
     out->r.error_estimate = cal.error;
