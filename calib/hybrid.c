@@ -91,27 +91,56 @@ int est_sim_ctas(sim_gpu *g, const profile *p, uint32_t k, const ws_cta *const *
     return sim_kernel(g, &wk, &feed, r, e);
 }
 
+typedef struct {
+    double age;
+    uint32_t i;
+} aged;
+
+/* oldest first; among equals, the later in the profile's list first */
+static int cmp_older(const void *a, const void *b)
+{
+    const aged *x = a, *y = b;
+    if (x->age != y->age)
+        return x->age > y->age ? -1 : 1;
+    return x->i > y->i ? -1 : x->i < y->i;
+}
+
 void est_warm_l2(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta *const *ctas, size_t n)
 {
     const prof_kernel *pk = &x->p->k[k];
     if (g == x->ran_prev || k == 0)
         return;
     double cap = (double)x->cfg->l2.cache.size_bytes * x->cfg->l2.slices / 128.0;
-    uint32_t held = 0; /* the youngest lines, those an LRU L2 of cap lines holds */
-    while (held < pk->ninherit && pk->inherit_age[held] < cap)
-        held++;
-    /* oldest first, so that the youngest end up most recently used */
-    for (uint32_t i = held; i-- > 0;)
-        sim_l2_preload(g, &pk->inherit_line[i], &pk->inherit_sectors[i], 1);
+    /* ages at the concurrency of the kernel that left the lines */
+    double conc = model_resident_ctas(x->cfg, x->p, k - 1);
+    /* The lines an LRU L2 of cap lines still holds, put in oldest first, so
+     * that the youngest end up most recently used.  (Warming is best effort,
+     * like sim_l2_preload_code's: no memory, no warming.) */
+    aged *held = pk->ninherit ? malloc(pk->ninherit * sizeof *held) : NULL;
+    uint32_t nheld = 0;
+    for (uint32_t i = 0; held && i < pk->ninherit; i++) {
+        double a = prof_age_at(&pk->inherit_age[(size_t)i * PROF_NCONC], conc);
+        if (a < cap)
+            held[nheld++] = (aged){a, i};
+    }
+    if (nheld > 1)
+        qsort(held, nheld, sizeof *held, cmp_older);
+    for (uint32_t h = 0; h < nheld; h++)
+        sim_l2_preload(g, &pk->inherit_line[held[h].i], &pk->inherit_sectors[held[h].i], 1);
+    free(held);
     /* The code last: the lines earlier kernels executed (or code at the same
      * addresses, sm.h), which they fetched into the L2, are still there if
-     * the previous kernel's footprint fits beside them.  The rest of the
-     * code -- all of it at a kernel function's first launch -- is in DRAM. */
-    if (pk->ncode_warm && x->p->k[k - 1].footprint_lines < cap) {
+     * no more than the L2's lines of data came after their last fetch.  The
+     * rest of the code -- all of it at a kernel function's first launch --
+     * is in DRAM. */
+    uint64_t *code = pk->ncode_warm ? malloc(pk->ncode_warm * sizeof *code) : NULL;
+    uint32_t ncode = code ? prof_code_held(pk, cap, conc, code) : 0;
+    if (ncode) {
         ws_kernel wk;
         prof_kernel_ws(x->p, pk, &wk);
-        sim_l2_preload_code(g, &wk, ctas, n, pk->code_warm, pk->ncode_warm);
+        sim_l2_preload_code(g, &wk, ctas, n, code, ncode);
     }
+    free(code);
 }
 
 /* Choose the sample CTAs to run: whole runs of consecutive CTAs (as they

@@ -323,6 +323,16 @@ static void lrr_tail_of(double ctas, double c, double active, double *full, doub
     *tail_sms = waves > 1 && sms < active ? sms : 0;
 }
 
+double model_resident_ctas(const gpu_config *cfg, const profile *p, uint32_t k)
+{
+    ws_kernel wk;
+    prof_kernel_ws(p, &p->k[k], &wk);
+    occupancy occ;
+    if (occ_compute(cfg, &wk, &occ, NULL))
+        return 0;
+    return (double)occ.ctas_per_sm * cfg->gpu.sm_count;
+}
+
 int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p, uint32_t k,
                  const model_params *mp, const model_scenario *sc, kresult *out, model_detail *d, ge_err *e)
 {
@@ -488,12 +498,13 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     /* (code starts at a line boundary, so a partly used last line counts) */
     double code_lines = ceil(pk->code_lines * 128.0 * code_num / code_den / l1i_line - 1e-9);
     /* Code an earlier kernel of the stream executed is in the L2 (the
-     * simulator keeps code lines there across launches) unless the previous
-     * kernel's data pushed it out; a kernel's own new code comes from DRAM
-     * (the first launch of each kernel function). */
-    double warm = pk->code_lines > 0 ? fmin(1, pk->ncode_warm / pk->code_lines) : 0;
-    if (k > 0 && p->k[k - 1].footprint_lines * 128.0 >= (double)cfg->l2.cache.size_bytes * cfg->l2.slices)
-        warm = 0;
+     * simulator keeps code lines there across launches) unless the data
+     * accessed since its last fetch pushed it out (its age at the previous
+     * kernel's concurrency, prof_inherit.c); a kernel's own new code comes
+     * from DRAM (the first launch of each kernel function). */
+    double l2_lines = (double)cfg->l2.cache.size_bytes * cfg->l2.slices / 128.0;
+    double held = k > 0 ? prof_code_held(pk, l2_lines, model_resident_ctas(cfg, p, k - 1), NULL) : 0;
+    double warm = pk->code_lines > 0 ? fmin(1, held / pk->code_lines) : 0;
     double startup = code_lines * (warm * path.l2 + (1 - warm) * path.dram);
     /* At launch every active SM misses on the kernel's first code line in
      * the same cycle, and the one slice that holds it answers them in turn:

@@ -74,6 +74,12 @@ typedef struct model_detail {
 int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p, uint32_t k,
                  const model_params *mp, const model_scenario *sc, kresult *out, model_detail *d, ge_err *e);
 
+/* The CTAs of kernel k that are resident GPU-wide on cfg at once (its
+ * occupancy x the SMs); 0 if a CTA does not fit an SM.  The concurrency at
+ * which the ages of what kernel k leaves in the L2 are read
+ * (prof_age_at). */
+double model_resident_ctas(const gpu_config *cfg, const profile *p, uint32_t k);
+
 /* ---- pieces, exposed for tests ---- */
 
 /* Per-instruction latency classes resolved for one design. */

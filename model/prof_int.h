@@ -27,6 +27,19 @@ typedef struct pb_l2rec {
     uint8_t store; /* store or atomic */
 } pb_l2rec;
 
+/* A kernel's code lines are fetched into the L2 by its first CTAs (the
+ * I-caches keep them for later ones): the latest first touch among the
+ * first PB_CODE_CTAS, which run together at every concurrency the ages are
+ * measured at (prof_concurrency), is the last fetch (prof_inherit.c). */
+#define PB_CODE_CTAS 64
+
+/* A kernel's last fetch of a code line into the L2: CTA `cta` reached it at
+ * its warps' instruction index `seq` (prof_inherit.c). */
+typedef struct pb_coderec {
+    uint64_t line;
+    uint32_t cta, seq;
+} pb_coderec;
+
 typedef struct pb_warp {
     uint32_t ninst;
     prof_inst *inst;
@@ -75,6 +88,14 @@ typedef struct pbuild {
     u64set code;        /* per-kernel instruction lines */
     u64set code_before; /* instruction lines of the kernels before this one */
     size_t code_warm_cap; /* of pk->code_warm */
+    /* code fetches: kernel k's records are cf[cf_first[k] .. cf_first[k+1]);
+     * cta_code: the current CTA's first touches (line, least seq) */
+    pb_coderec *cf;
+    size_t ncf, cf_cap;
+    size_t *cf_first;
+    size_t cf_first_cap;
+    pb_coderec *cta_code;
+    size_t ncta_code, cta_code_cap;
     /* partition-camping record (profile.h): per slice function, its map,
      * and per window size the open window's slice traffic and the sums of
      * closed windows' busiest and mean slice traffic */
@@ -94,6 +115,13 @@ typedef struct pbuild {
 
 int pb_finish_kernel(pbuild *b, ge_err *e);   /* prof_select.c */
 int pb_inherit(pbuild *b, ge_err *e);         /* prof_inherit.c: lines left by earlier kernels */
+/* prof_inherit.c: code fetches.  A kernel begins; the current warp of the
+ * current CTA executes code line `line` at instruction index seq (called
+ * when the line differs from the previous instruction's); the CTA's warps
+ * are done. */
+int pb_code_kernel(pbuild *b, ge_err *e);
+int pb_code_touch(pbuild *b, uint64_t line, uint32_t seq, ge_err *e);
+int pb_code_cta_done(pbuild *b, uint32_t cta, ge_err *e);
 int pb_reuse(pbuild *b, ge_err *e);           /* prof_reuse.c */
 uint64_t pb_rand(uint64_t *s);
 

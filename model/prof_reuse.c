@@ -22,8 +22,7 @@
 
 #include "prof_int.h"
 
-static const uint32_t l2_concurrency[] = {64, 512, 4096};
-#define N_L2 (sizeof l2_concurrency / sizeof *l2_concurrency)
+#define N_L2 PROF_NCONC
 #define MAX_WARPS_PER_SM 64 /* the largest resident-warp limit of any shipped GPU */
 
 typedef struct {
@@ -142,7 +141,7 @@ static int all_l2(pbuild *b, ge_err *e)
     }
     double scale = (double)(1ULL << b->l2_shift);
     for (size_t j = 0; j < N_L2 && rc == 0; j++) {
-        uint64_t w = l2_concurrency[j];
+        uint64_t w = prof_concurrency[j];
         for (size_t i = 0; i < n; i++) {
             const pb_l2rec *r = &b->l2[i];
             keys[i].idx = i;

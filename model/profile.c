@@ -3,6 +3,7 @@
  */
 #include "profile.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,7 @@ void prof_free(profile *p)
         free(pk->inherit_age);
         free(pk->inherit_sectors);
         free(pk->code_warm);
+        free(pk->code_warm_age);
     }
     free(p->k);
     free(p->l2);
@@ -65,4 +67,30 @@ int prof_camp_fn(int xor_hash, uint32_t slices)
         if (counts[i] == slices)
             return i + (xor_hash ? PROF_CAMP_NCOUNTS : 0);
     return -1;
+}
+
+const uint32_t prof_concurrency[PROF_NCONC] = {64, 512, 4096};
+
+double prof_age_at(const uint32_t *ages, double concurrency)
+{
+    if (concurrency <= prof_concurrency[0])
+        return ages[0];
+    for (int j = 1; j < PROF_NCONC; j++)
+        if (concurrency <= prof_concurrency[j]) {
+            double f = log2(concurrency / prof_concurrency[j - 1]) / log2((double)prof_concurrency[j] / prof_concurrency[j - 1]);
+            return ages[j - 1] + f * ((double)ages[j] - ages[j - 1]);
+        }
+    return ages[PROF_NCONC - 1];
+}
+
+uint32_t prof_code_held(const prof_kernel *pk, double cap_lines, double concurrency, uint64_t *out)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < pk->ncode_warm; i++)
+        if (prof_age_at(&pk->code_warm_age[(size_t)i * PROF_NCONC], concurrency) < cap_lines) {
+            if (out)
+                out[n] = pk->code_warm[i];
+            n++;
+        }
+    return n;
 }

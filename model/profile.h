@@ -33,7 +33,8 @@
 #include "reuse.h"
 #include "wstream.h"
 
-#define PROF_VERSION 4
+#define PROF_VERSION 5
+#define PROF_NCONC 3 /* concurrencies of the L2 histograms and inherited-line ages */
 #define PROF_ATOMIC_HOT 64 /* atomic lines whose sectors a profile keeps one by one */
 #define PROF_INHERIT_MAX (1u << 18) /* inherited lines kept per kernel (32 MB of 128 B lines) */
 #define PROF_CODE_WARM_MAX (1u << 20) /* warm code lines per kernel (128 MB of code) */
@@ -135,9 +136,14 @@ typedef struct prof_kernel {
     /* Of those, the lines an earlier kernel of the stream executed too
      * (their 128 B pc line numbers, ascending): the model fetches them from
      * the L2, the others from DRAM, and the hybrid warms its sample's L2 with
-     * them. */
+     * them.  code_warm_age[i * PROF_NCONC + j]: the distinct data lines the
+     * workload touched after code_warm[i] was last fetched into the L2 and
+     * before this kernel began, with prof_concurrency[j] CTAs resident
+     * (prof_inherit.c; UINT32_MAX: unknown): an LRU L2 of more lines still
+     * holds it. */
     uint32_t ncode_warm;
     uint64_t *code_warm;
+    uint32_t *code_warm_age;
     double store_footprint_lines;   /* distinct 128 B lines written (stores, atomics) */
     double store_footprint_sectors; /* distinct 32 B sectors written */
     double load_footprint_lines;    /* distinct 128 B lines loaded (global, local) */
@@ -154,9 +160,11 @@ typedef struct prof_kernel {
      * slice function and window size (>= 1; 1 = even) */
     double camp[PROF_CAMP_NFN][PROF_CAMP_NWIN];
     /* Lines the kernel touches that earlier kernels touched too, youngest
-     * first: age = distinct lines the workload touched after the line's last
-     * use and before this kernel began (an LRU L2 of more lines still holds
-     * it), sectors = the 32 B sectors earlier kernels touched.  The hybrid
+     * (at any concurrency) first: inherit_age[i * PROF_NCONC + j] = distinct
+     * lines the workload touched after the line's last use and before this
+     * kernel began, with prof_concurrency[j] CTAs resident (an LRU L2 of
+     * more lines still holds it), sectors = the 32 B sectors earlier kernels
+     * touched.  The hybrid
      * warms a sample's L2 with them (calib/, docs/hybrid.md).  Hash-sampled
      * like the L2 log when that is; at most PROF_INHERIT_MAX. */
     uint32_t ninherit;
@@ -198,6 +206,19 @@ void prof_free(profile *p);
 
 /* L2 histogram j of kernel k. */
 static inline prof_l2hist *prof_l2(const profile *p, uint32_t k, uint32_t j) { return &p->l2[(size_t)k * p->nl2 + j]; }
+
+/* The CTAs resident GPU-wide at which the L2 reuse histograms and the ages
+ * of inherited lines are measured. */
+extern const uint32_t prof_concurrency[PROF_NCONC];
+
+/* An age (one value per prof_concurrency) at `concurrency` CTAs resident:
+ * interpolated in log2 of it, clamped to the measured range. */
+double prof_age_at(const uint32_t *ages, double concurrency);
+
+/* Of kernel pk's warm code lines, the ones an LRU L2 of cap_lines 128-byte
+ * lines still holds at its start with `concurrency` CTAs resident (their
+ * age below cap_lines), in code_warm's order; copied to out unless NULL. */
+uint32_t prof_code_held(const prof_kernel *pk, double cap_lines, double concurrency, uint64_t *out);
 
 /* A ws_kernel view of a profiled kernel (for occupancy and the simulator). */
 void prof_kernel_ws(const profile *p, const prof_kernel *pk, ws_kernel *out);

@@ -193,12 +193,16 @@ static void w_kernel(wstream_x *w, const prof_kernel *k)
     w_u32(w, k->ninherit);
     for (uint32_t i = 0; i < k->ninherit; i++) {
         w_u64(w, k->inherit_line[i]);
-        w_u32(w, k->inherit_age[i]);
+        for (int j = 0; j < PROF_NCONC; j++)
+            w_u32(w, k->inherit_age[(size_t)i * PROF_NCONC + j]);
         w_u8(w, k->inherit_sectors[i]);
     }
     w_u32(w, k->ncode_warm);
-    for (uint32_t i = 0; i < k->ncode_warm; i++)
+    for (uint32_t i = 0; i < k->ncode_warm; i++) {
         w_u64(w, k->code_warm[i]);
+        for (int j = 0; j < PROF_NCONC; j++)
+            w_u32(w, k->code_warm_age[(size_t)i * PROF_NCONC + j]);
+    }
     w_u32(w, k->nwarps);
     for (uint32_t i = 0; i < k->nwarps; i++) {
         w_f64(w, k->warps[i].weight);
@@ -549,13 +553,14 @@ static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
     if (r->bad)
         return bad_ret(r);
     k->inherit_line = malloc((ni ? ni : 1) * sizeof *k->inherit_line);
-    k->inherit_age = malloc((ni ? ni : 1) * sizeof *k->inherit_age);
+    k->inherit_age = malloc((ni ? ni : 1) * PROF_NCONC * sizeof *k->inherit_age);
     k->inherit_sectors = malloc(ni ? ni : 1);
     if (!k->inherit_line || !k->inherit_age || !k->inherit_sectors)
         return ge_errf(e, "out of memory");
     for (uint32_t i = 0; i < ni && !r->bad; i++) {
         k->inherit_line[i] = r_u64(r);
-        k->inherit_age[i] = r_u32(r);
+        for (int j = 0; j < PROF_NCONC; j++)
+            k->inherit_age[(size_t)i * PROF_NCONC + j] = r_u32(r);
         k->inherit_sectors[i] = r_u8(r);
         if (!r->bad && (k->inherit_sectors[i] & 0xf0))
             return fail(r, "inherited line sectors");
@@ -567,10 +572,13 @@ static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
     if (nwarm > k->code_lines)
         return fail(r, "warm code lines");
     k->code_warm = malloc((nwarm ? nwarm : 1) * sizeof *k->code_warm);
-    if (!k->code_warm)
+    k->code_warm_age = malloc((nwarm ? nwarm : 1) * PROF_NCONC * sizeof *k->code_warm_age);
+    if (!k->code_warm || !k->code_warm_age)
         return ge_errf(e, "out of memory");
     for (uint32_t i = 0; i < nwarm && !r->bad; i++) {
         k->code_warm[i] = r_u64(r);
+        for (int j = 0; j < PROF_NCONC; j++)
+            k->code_warm_age[(size_t)i * PROF_NCONC + j] = r_u32(r);
         if (!r->bad && i > 0 && k->code_warm[i] <= k->code_warm[i - 1])
             return fail(r, "warm code lines (not ascending)");
         k->ncode_warm = i + 1;

@@ -319,6 +319,7 @@ static int walk_warp(pbuild *b, const ws_cta *c, uint32_t w, double *sig, ge_err
     b->gen++;
     b->pend++;
     uint32_t chunk = 0, cta = (uint32_t)c->index;
+    uint64_t cur_code = UINT64_MAX;
     double barriers = 0;
     for (uint32_t i = 0; i < n; i++, in++) {
         isa_op op = (isa_op)in->op;
@@ -326,9 +327,14 @@ static int walk_warp(pbuild *b, const ws_cta *c, uint32_t w, double *sig, ge_err
         uint32_t lanes = (uint32_t)ws_popc(in->mask);
         prof_inst *pi = &b->wi[i];
         memset(pi, 0, sizeof *pi);
-        int new_line = u64set_add(&b->code, in->pc / LINE_BYTES, e);
+        uint64_t code_line = in->pc / LINE_BYTES;
+        int new_line = u64set_add(&b->code, code_line, e);
         if (new_line < 0)
             return -1;
+        /* code fetches (prof_inherit.c): the first CTAs' line changes, a later CTA's new lines */
+        if (code_line != cur_code && (cta < PB_CODE_CTAS || new_line) && pb_code_touch(b, code_line, i, e))
+            return -1;
+        cur_code = code_line;
         if (new_line && u64set_has(&b->code_before, in->pc / LINE_BYTES) && pk->ncode_warm < PROF_CODE_WARM_MAX) {
             if (ge_reserve((void **)&pk->code_warm, &b->code_warm_cap, pk->ncode_warm + 1, sizeof *pk->code_warm, e))
                 return -1;
@@ -517,6 +523,8 @@ static int walk_cta(pbuild *b, const ws_cta *c, ge_err *e)
     for (uint32_t w = 0; w < c->nwarps; w++)
         if (walk_warp(b, c, w, sig, e))
             return -1;
+    if (pb_code_cta_done(b, (uint32_t)c->index, e))
+        return -1;
     camp_cta_done(b);
     return keep_candidate(b, c, e);
 }
@@ -560,6 +568,8 @@ static int begin_kernel(pbuild *b, const ws_kernel *k, ge_err *e)
     u64set_clear(&b->load_sectors);
     u64set_clear(&b->atomic_lines);
     b->code_warm_cap = 0;
+    if (pb_code_kernel(b, e))
+        return -1;
     /* the previous kernel's code joins what later kernels find fetched */
     uint64_t line;
     for (size_t i = 0; i < b->code.cap; i++)
@@ -626,6 +636,9 @@ static void pb_free(pbuild *b)
     free(b->cand_index);
     free(b->l1);
     free(b->l2);
+    free(b->cf);
+    free(b->cf_first);
+    free(b->cta_code);
     u64set_free(&b->lines);
     u64set_free(&b->store_lines);
     u64set_free(&b->store_sectors);

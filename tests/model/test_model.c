@@ -376,8 +376,9 @@ static void test_startup_code_lines(void **st)
  * sectors on 1 bank, so the 80th SM starts 79 x 4 = 316 cycles after the
  * first (the simulator measures 4 cycles apart on scan_add).  The first
  * launch fetches its 5 lines from DRAM; the second finds them in the L2,
- * unless the first launch's data (a footprint at least the L2's size)
- * pushed them out. */
+ * unless the first launch's data, which every CTA loads at its end after
+ * the last code line was fetched, pushed them out (an L2 of fewer lines than
+ * the 80 loaded). */
 static void test_startup_launch_and_warm_code(void **st)
 {
     (void)st;
@@ -389,9 +390,9 @@ static void test_startup_launch_and_warm_code(void **st)
     synth_init(&s, "code", 80, 32, 16);
     s.launches = 2;
     for (uint32_t c = 0; c < 80; c++) {
-        synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu, (uint64_t)c * 4096, 4, 4);
         for (int i = 0; i < 37; i++)
             synth_add(&s, c, 0, ISA_OP_INT_ALU, 0xffffffffu);
+        synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu, (uint64_t)c * 4096, 4, 4);
         synth_add(&s, c, 0, ISA_OP_EXIT, 0xffffffffu);
     }
     prof_options o;
@@ -401,8 +402,11 @@ static void test_startup_launch_and_warm_code(void **st)
     assert_int_equal(p.nkernels, 2);
     assert_true(p.k[0].code_lines == 5 && p.k[0].ncode_warm == 0);
     assert_true(p.k[1].code_lines == 5 && p.k[1].ncode_warm == 5);
-    for (uint32_t i = 0; i < 5; i++) /* 39 pcs of 16 bytes: lines 0..4 */
+    for (uint32_t i = 0; i < 5; i++) { /* 39 pcs of 16 bytes: lines 0..4, fetched before the 80 loads */
         assert_int_equal(p.k[1].code_warm[i], i);
+        for (int j = 0; j < PROF_NCONC; j++)
+            assert_int_equal(p.k[1].code_warm_age[i * PROF_NCONC + j], 80);
+    }
     double start[2][2]; /* [kernel][one SM, all 80] */
     for (uint32_t k = 0; k < 2; k++)
         for (int all = 0; all < 2; all++) {
@@ -417,7 +421,7 @@ static void test_startup_launch_and_warm_code(void **st)
             fail_msg("kernel %u: 80 SMs start %.3f cycles after one, want 316", k, start[k][1] - start[k][0]);
     /* 5 lines from DRAM, then 5 from the L2: a DRAM access costs well over an L2 hit */
     assert_true(start[0][0] - start[1][0] > 5 * 100);
-    /* an L2 of 8 KB (less than the 80 lines of 128 bytes the first launch loaded) keeps no code */
+    /* an L2 of 8 KB (fewer than the 80 lines of 128 bytes the first launch loaded) keeps no code */
     gpu_config small = cfg;
     small.l2.cache.size_bytes = 128; /* x 64 slices */
     double cold[2];

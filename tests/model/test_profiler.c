@@ -77,7 +77,8 @@ static void test_profiler_atomics(void **st)
 
 /* Inherited lines: a kernel launched twice loads lines A, B, C (one sector
  * each: 1, 0, 2).  The second launch finds all three left by the first,
- * with LRU ages C 0, B 1 (C came after it), A 2; the first inherits none. */
+ * with LRU ages C 0, B 1 (C came after it), A 2; the first inherits none.
+ * Its one code line was fetched before the three loads: age 3. */
 static void test_profiler_inherit(void **st)
 {
     (void)st;
@@ -102,9 +103,62 @@ static void test_profiler_inherit(void **st)
     static const uint8_t sect[3] = {0x4, 0x1, 0x2};
     for (int i = 0; i < 3; i++) {
         assert_int_equal(k->inherit_line[i], line[i]);
-        assert_int_equal(k->inherit_age[i], age[i]);
+        for (int j = 0; j < PROF_NCONC; j++)
+            assert_int_equal(k->inherit_age[i * PROF_NCONC + j], age[i]);
         assert_int_equal(k->inherit_sectors[i], sect[i]);
     }
+    assert_int_equal(k->ncode_warm, 1);
+    assert_int_equal(k->code_warm[0], 0);
+    for (int j = 0; j < PROF_NCONC; j++)
+        assert_int_equal(k->code_warm_age[j], 3);
+    prof_free(&p);
+    synth_free(&s);
+}
+
+/* Ages follow the order a GPU runs the accesses in: 128 CTAs each load
+ * their line X_c, then their line P_c (a reduction's partial sum).  With
+ * 512 (or 4096) CTAs resident all X come before all P, so at the second
+ * launch P_c is 127 - c lines old and X_c 255 - c: P_0 is younger than X_127,
+ * which CTA after CTA (X0 P0 X1 P1 ...) would make it older than.  With 64
+ * resident, CTAs 64-127 run after 0-63: P_0 has the other 63 P of its group
+ * and all 128 lines of the second group after it, 191.  The one code line
+ * is fetched before any load: 256 at every concurrency. */
+static void test_profiler_inherit_gpu_order(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "sides", 128, 32, 16);
+    s.launches = 2;
+    for (uint32_t c = 0; c < 128; c++) {
+        synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 1u, 0x100000 + c * 128, 0, 4); /* X_c */
+        synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 1u, 0x200000 + c * 128, 0, 4); /* P_c */
+        synth_add(&s, c, 0, ISA_OP_EXIT, 1u);
+    }
+    prof_options o;
+    prof_options_default(&o);
+    profile p;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &o, "sides", 0, 1, &p, &e), 0);
+    const prof_kernel *k = &p.k[1];
+    assert_int_equal(k->ninherit, 256);
+    for (uint32_t i = 0; i < 256; i++) {
+        const uint32_t *a = &k->inherit_age[i * PROF_NCONC];
+        uint64_t l = k->inherit_line[i];
+        int is_p = l >= 0x200000 / 128;
+        uint32_t c = (uint32_t)(l - (is_p ? 0x200000 : 0x100000) / 128);
+        uint32_t wide = is_p ? 127 - c : 255 - c; /* 512 and 4096 resident */
+        uint32_t grp = c < 64 ? (is_p ? 63 - c + 128 : 127 - c + 128) : (is_p ? 127 - c : 191 - c);
+        assert_int_equal(a[1], wide);
+        assert_int_equal(a[2], wide);
+        assert_int_equal(a[0], grp);
+        assert_true(prof_age_at(a, 512) == wide && prof_age_at(a, 64) == grp);
+    }
+    /* between two measured concurrencies, log2-linear: 181 = 64 x 2^1.5 */
+    const uint32_t *a0 = &k->inherit_age[0];
+    assert_true(fabs(prof_age_at(a0, 64 * pow(2, 1.5)) - (a0[0] + a0[1]) / 2.0) < 1e-9);
+    assert_int_equal(k->ncode_warm, 1);
+    for (int j = 0; j < PROF_NCONC; j++)
+        assert_int_equal(k->code_warm_age[j], 256);
     prof_free(&p);
     synth_free(&s);
 }
@@ -165,7 +219,7 @@ static void test_profile_file(void **st)
     uint32_t ni = p.k[1].ninherit;
     assert_true(ni > 0 && q.k[1].ninherit == ni);
     assert_memory_equal(q.k[1].inherit_line, p.k[1].inherit_line, ni * sizeof *p.k[1].inherit_line);
-    assert_memory_equal(q.k[1].inherit_age, p.k[1].inherit_age, ni * sizeof *p.k[1].inherit_age);
+    assert_memory_equal(q.k[1].inherit_age, p.k[1].inherit_age, ni * PROF_NCONC * sizeof *p.k[1].inherit_age);
     assert_memory_equal(q.k[1].inherit_sectors, p.k[1].inherit_sectors, ni);
     prof_free(&q);
 
@@ -211,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_profiler_counts),
         cmocka_unit_test(test_profiler_atomics),
         cmocka_unit_test(test_profiler_inherit),
+        cmocka_unit_test(test_profiler_inherit_gpu_order),
         cmocka_unit_test(test_profiler_camping),
         cmocka_unit_test(test_profile_file),
     };
