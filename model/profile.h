@@ -164,9 +164,9 @@ typedef struct prof_kernel {
      * lines the workload touched after the line's last use and before this
      * kernel began, with prof_concurrency[j] CTAs resident (an LRU L2 of
      * more lines still holds it), sectors = the 32 B sectors earlier kernels
-     * touched.  The hybrid
-     * warms a sample's L2 with them (calib/, docs/hybrid.md).  Hash-sampled
-     * like the L2 log when that is; at most PROF_INHERIT_MAX. */
+     * touched.  The hybrid warms a sample's L2 with them (calib/,
+     * docs/hybrid.md).  Hash-sampled like the L2 log when that is; at most
+     * PROF_INHERIT_MAX. */
     uint32_t ninherit;
     uint64_t *inherit_line;
     uint32_t *inherit_age;
