@@ -153,14 +153,21 @@ int pb_code_kernel(pbuild *b, ge_err *e)
 
 int pb_code_touch(pbuild *b, uint64_t line, uint32_t seq, ge_err *e)
 {
-    for (size_t i = 0; i < b->ncta_code; i++)
+    /* Search back from the line before: a warp steps to the line after it
+     * or back to a loop's head, which it reached earlier (this is called on
+     * every change of line of the first CTAs' warps). */
+    for (size_t k = 0, n = b->ncta_code, i = b->cta_code_last + 1; k < n; k++) {
+        i = i == 0 ? n - 1 : i - 1;
         if (b->cta_code[i].line == line) {
             if (seq < b->cta_code[i].seq)
                 b->cta_code[i].seq = seq;
+            b->cta_code_last = i;
             return 0;
         }
+    }
     if (ge_reserve((void **)&b->cta_code, &b->cta_code_cap, b->ncta_code + 1, sizeof *b->cta_code, e))
         return -1;
+    b->cta_code_last = b->ncta_code;
     b->cta_code[b->ncta_code++] = (pb_coderec){line, 0, seq};
     return 0;
 }
@@ -185,7 +192,7 @@ int pb_code_cta_done(pbuild *b, uint32_t cta, ge_err *e)
             b->cf[i].seq = t->seq;
         }
     }
-    b->ncta_code = 0;
+    b->ncta_code = b->cta_code_last = 0;
     b->cf_first[b->kidx + 1] = b->ncf;
     return 0;
 }

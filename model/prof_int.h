@@ -89,13 +89,14 @@ typedef struct pbuild {
     u64set code_before; /* instruction lines of the kernels before this one */
     size_t code_warm_cap; /* of pk->code_warm */
     /* code fetches: kernel k's records are cf[cf_first[k] .. cf_first[k+1]);
-     * cta_code: the current CTA's first touches (line, least seq) */
+     * cta_code: the current CTA's first touches (line, least seq);
+     * cta_code_last: the entry the last touch found or made */
     pb_coderec *cf;
     size_t ncf, cf_cap;
     size_t *cf_first;
     size_t cf_first_cap;
     pb_coderec *cta_code;
-    size_t ncta_code, cta_code_cap;
+    size_t ncta_code, cta_code_cap, cta_code_last;
     /* partition-camping record (profile.h): per slice function, its map,
      * and per window size the open window's slice traffic and the sums of
      * closed windows' busiest and mean slice traffic */

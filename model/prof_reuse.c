@@ -22,7 +22,6 @@
 
 #include "prof_int.h"
 
-#define N_L2 PROF_NCONC
 #define MAX_WARPS_PER_SM 64 /* the largest resident-warp limit of any shipped GPU */
 
 typedef struct {
@@ -128,8 +127,8 @@ static int all_l2(pbuild *b, ge_err *e)
 {
     profile *p = b->p;
     size_t n = b->nl2;
-    p->nl2 = N_L2;
-    p->l2 = calloc((size_t)p->nkernels * N_L2 + 1, sizeof *p->l2);
+    p->nl2 = PROF_NCONC;
+    p->l2 = calloc((size_t)p->nkernels * PROF_NCONC + 1, sizeof *p->l2);
     skey *keys = malloc((n ? n : 1) * sizeof *keys);
     rd_access *acc = malloc((n ? n : 1) * sizeof *acc);
     uint32_t *bucket = malloc((n ? n : 1) * sizeof *bucket);
@@ -140,7 +139,7 @@ static int all_l2(pbuild *b, ge_err *e)
         goto out;
     }
     double scale = (double)(1ULL << b->l2_shift);
-    for (size_t j = 0; j < N_L2 && rc == 0; j++) {
+    for (size_t j = 0; j < PROF_NCONC && rc == 0; j++) {
         uint64_t w = prof_concurrency[j];
         for (size_t i = 0; i < n; i++) {
             const pb_l2rec *r = &b->l2[i];

@@ -335,10 +335,10 @@ static int walk_warp(pbuild *b, const ws_cta *c, uint32_t w, double *sig, ge_err
         if (code_line != cur_code && (cta < PB_CODE_CTAS || new_line) && pb_code_touch(b, code_line, i, e))
             return -1;
         cur_code = code_line;
-        if (new_line && u64set_has(&b->code_before, in->pc / LINE_BYTES) && pk->ncode_warm < PROF_CODE_WARM_MAX) {
+        if (new_line && u64set_has(&b->code_before, code_line) && pk->ncode_warm < PROF_CODE_WARM_MAX) {
             if (ge_reserve((void **)&pk->code_warm, &b->code_warm_cap, pk->ncode_warm + 1, sizeof *pk->code_warm, e))
                 return -1;
-            pk->code_warm[pk->ncode_warm++] = in->pc / LINE_BYTES;
+            pk->code_warm[pk->ncode_warm++] = code_line;
         }
         pi->op = (uint8_t)op;
         pi->lanes = (uint8_t)lanes;
