@@ -108,6 +108,8 @@ int est_profile(const gpu_config *cfg, const profile *p, const est_options *o, e
                 est_kernel **out, ge_err *e)
 {
     *out = NULL;
+    if (o->mode != EST_MODEL && !p->has_ctas)
+        return ge_errf(e, "%s mode simulates the profile's sample CTAs, which were not read", est_mode_names[o->mode]);
     if (o->mode == EST_FULL)
         for (uint32_t k = 0; k < p->nkernels; k++)
             if (!p->k[k].sample_is_all)

@@ -265,7 +265,7 @@ int cmd_estimate(int argc, char **argv)
     int rc = 0;
     if (a.profile_path) {
         profile p;
-        if (prof_load(&p, a.profile_path, &e)) {
+        if (prof_load_opts(&p, a.profile_path, a.eo.mode != EST_MODEL, &e)) { /* the model needs no warp streams */
             fprintf(stderr, "gpuest estimate: %s\n", e.msg);
             return 1;
         }

@@ -271,7 +271,7 @@ int cmd_sweep(int argc, char **argv)
     ge_err e;
     profile p;
     if (prof_path) {
-        if (prof_load(&p, prof_path, &e))
+        if (prof_load_opts(&p, prof_path, s.mode != EST_MODEL, &e)) /* the model needs no warp streams */
             return fprintf(stderr, "gpuest sweep: %s\n", e.msg), 1;
     } else {
         ws_source *src;

@@ -33,7 +33,7 @@
 #include "reuse.h"
 #include "wstream.h"
 
-#define PROF_VERSION 5
+#define PROF_VERSION 6
 #define PROF_NCONC 3 /* concurrencies of the L2 histograms and inherited-line ages */
 #define PROF_ATOMIC_HOT 64 /* atomic lines whose sectors a profile keeps one by one */
 #define PROF_INHERIT_MAX (1u << 18) /* inherited lines kept per kernel (32 MB of 128 B lines) */
@@ -199,6 +199,9 @@ typedef struct profile {
     /* Mnemonic table shared by every sample CTA (ws_inst.opcode). */
     uint32_t nopcodes;
     char **opcodes;
+    /* 1: the sample CTAs' warp streams are here (built, or read with them);
+     * simulation (hybrid and full modes) needs them. */
+    int has_ctas;
 } profile;
 
 void prof_init(profile *p);
@@ -228,5 +231,11 @@ int prof_save(const profile *p, const char *path, ge_err *e);
 int prof_load(profile *p, const char *path, ge_err *e);
 /* Read from an open stream; name is used in messages. */
 int prof_read(profile *p, FILE *f, const char *name, ge_err *e);
+/* As prof_load and prof_read; with_ctas = 0 skips the sample CTAs' warp
+ * streams (the file's second xz stream, most of a small workload's file):
+ * enough for the model (has_ctas stays 0, samples have no warps), not for
+ * simulation. */
+int prof_load_opts(profile *p, const char *path, int with_ctas, ge_err *e);
+int prof_read_opts(profile *p, FILE *f, const char *name, int with_ctas, ge_err *e);
 
 #endif

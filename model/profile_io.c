@@ -4,7 +4,12 @@
  * Layout (docs/profile-format.md has the field-by-field list):
  *   bytes 0-7   "GPUESTPF"
  *   bytes 8-11  format version (u32 LE), currently PROF_VERSION
- *   bytes 12-   one .xz stream (liblzma, CRC64) holding the body
+ *   bytes 12-   an .xz stream (liblzma, CRC64) holding the body: everything
+ *               but the sample CTAs' warp streams, which the model does not
+ *               read;
+ *   then        a second .xz stream holding those warp streams, kernel by
+ *               kernel, sample by sample (read only for simulation: hybrid
+ *               and full modes; prof_read_opts' with_ctas).
  * Every integer is little-endian, every real an IEEE-754 double, every
  * string a u32 length then bytes.  Reading validates each count against a
  * bound and each enum against its range before using it, so a corrupt or
@@ -240,7 +245,6 @@ static void w_kernel(wstream_x *w, const prof_kernel *k)
     for (uint32_t i = 0; i < k->nsample; i++) {
         w_u64(w, k->sample_index[i]);
         w_u32(w, k->sample_cluster[i]);
-        w_cta(w, &k->sample[i]);
     }
 }
 
@@ -282,6 +286,17 @@ int prof_save(const profile *p, const char *path, ge_err *e)
     }
     wx_flush(w, LZMA_FINISH);
     lzma_end(&w->z);
+    /* the sample CTAs' warp streams */
+    w->z = init;
+    if (lzma_easy_encoder(&w->z, PROF_XZ_PRESET, LZMA_CHECK_CRC64) != LZMA_OK) {
+        w->err = 1;
+    } else {
+        for (uint32_t k = 0; k < p->nkernels; k++)
+            for (uint32_t i = 0; i < p->k[k].nsample; i++)
+                w_cta(w, &p->k[k].sample[i]);
+        wx_flush(w, LZMA_FINISH);
+        lzma_end(&w->z);
+    }
     int err = w->err;
     free(w);
     if (fclose(f) != 0 || err)
@@ -499,7 +514,7 @@ static int r_cta(rstream_x *r, ws_cta *c, uint32_t nopcodes, ge_err *e)
     return r->bad ? bad_ret(r) : 0;
 }
 
-static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
+static int r_kernel(rstream_x *r, prof_kernel *k, ge_err *e)
 {
     if (r_str(r, k->name, sizeof k->name, "kernel name"))
         return bad_ret(r);
@@ -661,24 +676,56 @@ static int r_kernel(rstream_x *r, const profile *p, prof_kernel *k, ge_err *e)
             return fail(r, "sample cluster");
         ws_cta_init(&k->sample[i]);
         k->nsample++;
-        if (r_cta(r, &k->sample[i], p->nopcodes, e))
-            return -1;
     }
     return r->bad ? bad_ret(r) : 0;
 }
 
-int prof_load(profile *p, const char *path, ge_err *e)
+/* Start decoding the next .xz stream of the file: the input the last one
+ * left unread stays. */
+static int rx_next_stream(rstream_x *r, uint32_t flags)
+{
+    const uint8_t *next_in = r->z.next_in;
+    size_t avail_in = r->z.avail_in;
+    lzma_end(&r->z);
+    lzma_stream init = LZMA_STREAM_INIT;
+    r->z = init;
+    if (lzma_stream_decoder(&r->z, UINT64_MAX, flags) != LZMA_OK)
+        return ge_errf(r->e, "%s: cannot start xz decoder", r->path);
+    r->z.next_in = next_in;
+    r->z.avail_in = avail_in;
+    r->eof = r->bad = 0;
+    r->pos = r->len = 0;
+    return 0;
+}
+
+/* The current stream must end here. */
+static int rx_at_end(rstream_x *r)
+{
+    uint8_t extra;
+    if (rx_bytes(r, &extra, 1) == 0)
+        return fail(r, "trailing data");
+    if (!r->eof) /* the xz data itself is bad */
+        return fail(r, "xz stream");
+    r->bad = 0;
+    return 0;
+}
+
+int prof_load(profile *p, const char *path, ge_err *e) { return prof_load_opts(p, path, 1, e); }
+
+int prof_load_opts(profile *p, const char *path, int with_ctas, ge_err *e)
 {
     prof_init(p);
     FILE *f = fopen(path, "rb");
     if (!f)
         return ge_errf(e, "%s: cannot open profile file", path);
-    int rc = prof_read(p, f, path, e);
+    int rc = prof_read_opts(p, f, path, with_ctas, e);
     fclose(f);
     return rc;
 }
 
-int prof_read(profile *p, FILE *f, const char *path, ge_err *e)
+int prof_read(profile *p, FILE *f, const char *path, ge_err *e) { return prof_read_opts(p, f, path, 1, e); }
+
+int prof_read_opts(profile *p, FILE *f, const char *path, int with_ctas, ge_err *e)
 {
     prof_init(p);
     uint8_t hdr[12];
@@ -744,7 +791,7 @@ int prof_read(profile *p, FILE *f, const char *path, ge_err *e)
     }
     for (uint32_t k = 0; k < nk; k++) {
         p->nkernels++;
-        if (r_kernel(r, p, &p->k[k], e)) {
+        if (r_kernel(r, &p->k[k], e)) {
             rc = -1;
             goto out;
         }
@@ -761,12 +808,17 @@ int prof_read(profile *p, FILE *f, const char *path, ge_err *e)
         rc = bad_ret(r);
         goto out;
     }
-    /* the stream must end here */
-    uint8_t extra;
-    if (rx_bytes(r, &extra, 1) == 0) {
-        rc = fail(r, "trailing data");
+    if ((rc = rx_at_end(r)) || !with_ctas)
         goto out;
-    }
+    if ((rc = rx_next_stream(r, flags)))
+        goto out;
+    for (uint32_t k = 0; k < nk && rc == 0; k++)
+        for (uint32_t i = 0; i < p->k[k].nsample && rc == 0; i++)
+            rc = r_cta(r, &p->k[k].sample[i], p->nopcodes, e);
+    if (rc == 0)
+        rc = rx_at_end(r);
+    if (rc == 0)
+        p->has_ctas = 1;
 out:
     lzma_end(&r->z);
     free(r);

@@ -718,6 +718,7 @@ int prof_build(ws_source *src, const prof_options *o, const char *source, uint32
     }
     (void)in_kernel;
     rc = pb_reuse(&b, e) || pb_inherit(&b, e) ? -1 : 0;
+    out->has_ctas = 1;
 done:
     ws_cta_free(&cta);
     pb_free(&b);

@@ -188,6 +188,37 @@ static void test_full_needs_all(void **st)
     synth_free(&s);
 }
 
+/* A profile read without its warp streams (prof_read_opts' with_ctas = 0)
+ * serves the model but is refused for simulation, not simulated empty. */
+static void test_needs_ctas(void **st)
+{
+    (void)st;
+    synth_source s;
+    build(&s, 12, 32);
+    profile p;
+    profile_of(&s, 64u << 20, &p);
+    assert_true(p.has_ctas);
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
+    est_options o;
+    est_options_default(&o);
+    est_kernel *r;
+    p.has_ctas = 0;
+    static const est_mode simulating[] = {EST_HYBRID, EST_FULL};
+    for (int i = 0; i < 2; i++) {
+        o.mode = simulating[i];
+        assert_int_equal(est_profile(&cfg, &p, &o, NULL, &r, &e), -1);
+        assert_non_null(strstr(e.msg, "sample CTAs, which were not read"));
+    }
+    o.mode = EST_MODEL;
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &r, &e), 0);
+    assert_true(r[0].r.cycles > 0);
+    free(r);
+    prof_free(&p);
+    synth_free(&s);
+}
+
 static void test_sweep_threads(void **st)
 {
     (void)st;
@@ -539,7 +570,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reuse_rule),    cmocka_unit_test(test_launch_reuse),
         cmocka_unit_test(test_small_kernel_whole), cmocka_unit_test(test_shared_lines), cmocka_unit_test(test_estimate_cache), cmocka_unit_test(test_tail_error_term),
-        cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_sweep_threads),
+        cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_needs_ctas), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
         cmocka_unit_test(test_sample_rounds), cmocka_unit_test(test_row_hit_error_term),
     };

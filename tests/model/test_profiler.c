@@ -221,6 +221,18 @@ static void test_profile_file(void **st)
     assert_memory_equal(q.k[1].inherit_line, p.k[1].inherit_line, ni * sizeof *p.k[1].inherit_line);
     assert_memory_equal(q.k[1].inherit_age, p.k[1].inherit_age, ni * PROF_NCONC * sizeof *p.k[1].inherit_age);
     assert_memory_equal(q.k[1].inherit_sectors, p.k[1].inherit_sectors, ni);
+    assert_true(q.has_ctas);
+    prof_free(&q);
+
+    /* without the warp streams: everything else, the samples listed but empty */
+    assert_int_equal(prof_load_opts(&q, path, 0, &e), 0);
+    assert_false(q.has_ctas);
+    assert_int_equal(q.k[0].nsample, p.k[0].nsample);
+    assert_int_equal(q.k[0].sample_index[3], p.k[0].sample_index[3]);
+    assert_int_equal(q.k[0].sample[3].ninst, 0);
+    assert_memory_equal(q.k[0].op_lines, p.k[0].op_lines, sizeof p.k[0].op_lines);
+    assert_memory_equal(&q.l2[0].store, &p.l2[0].store, sizeof(rd_hist));
+    assert_memory_equal(q.k[1].inherit_age, p.k[1].inherit_age, ni * PROF_NCONC * sizeof *p.k[1].inherit_age);
     prof_free(&q);
 
     /* read the file, then damage it three ways */
@@ -252,6 +264,26 @@ static void test_profile_file(void **st)
         assert_int_equal(prof_read(&q, m, "cut", &e), -1);
         fclose(m);
     }
+
+    /* damage at the end of the file, inside the warp streams: a read that
+     * needs them refuses it, one without them does not look there */
+    memcpy(bad, buf, (size_t)len);
+    bad[len - 1] ^= 0x5a;
+    m = fmemopen(bad, (size_t)len, "rb");
+    assert_int_equal(prof_read(&q, m, "tail", &e), -1);
+    assert_non_null(strstr(e.msg, "tail"));
+    fclose(m);
+    m = fmemopen(bad, (size_t)len, "rb");
+    assert_int_equal(prof_read_opts(&q, m, "tail", 0, &e), 0);
+    prof_free(&q);
+    fclose(m);
+    m = fmemopen(buf, (size_t)(len - 1), "rb");
+    assert_int_equal(prof_read(&q, m, "cut", &e), -1);
+    fclose(m);
+    m = fmemopen(buf, (size_t)(len - 1), "rb");
+    assert_int_equal(prof_read_opts(&q, m, "cut", 0, &e), 0);
+    prof_free(&q);
+    fclose(m);
     free(bad);
     free(buf);
     unlink(path);
