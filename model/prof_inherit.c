@@ -357,6 +357,18 @@ static int ages_at(pbuild *b, inh_work *x, int j, ge_err *e)
     return rc;
 }
 
+/* Column j of every age is column j - 1's (pb_order_repeats). */
+static void copy_ages(profile *p, inh_work *x, int j)
+{
+    for (size_t i = 0; i < x->kfirst[p->nkernels]; i++)
+        x->cand[i].age[j] = x->cand[i].age[j - 1];
+    for (uint32_t k = 0; k < p->nkernels; k++) {
+        prof_kernel *pk = &p->k[k];
+        for (uint32_t ci = 0; ci < pk->ncode_warm; ci++)
+            pk->code_warm_age[(size_t)ci * PROF_NCONC + j] = pk->code_warm_age[(size_t)ci * PROF_NCONC + j - 1];
+    }
+}
+
 int pb_inherit(pbuild *b, ge_err *e)
 {
     size_t n = b->nl2;
@@ -382,7 +394,10 @@ int pb_inherit(pbuild *b, ge_err *e)
     if (!x.ord || !x.tmp || !x.prev || !x.cum || !x.fw || !x.log || !x.cand || !x.scratch || !x.kfirst)
         rc = ge_errf(e, "out of memory (inherited lines)");
     for (int j = 0; j < PROF_NCONC && rc == 0; j++)
-        rc = ages_at(b, &x, j, e);
+        if (j > 0 && pb_order_repeats(b, j)) /* the same order: the same ages */
+            copy_ages(p, &x, j);
+        else
+            rc = ages_at(b, &x, j, e);
     for (uint32_t k = 0; k < p->nkernels && rc == 0; k++)
         if (x.kfirst[k + 1] > x.kfirst[k])
             rc = keep(&p->k[k], x.cand + x.kfirst[k], x.kfirst[k + 1] - x.kfirst[k], e);

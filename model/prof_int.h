@@ -124,6 +124,11 @@ int pb_code_kernel(pbuild *b, ge_err *e);
 int pb_code_touch(pbuild *b, uint64_t line, uint32_t seq, ge_err *e);
 int pb_code_cta_done(pbuild *b, uint32_t cta, ge_err *e);
 int pb_reuse(pbuild *b, ge_err *e);           /* prof_reuse.c */
+/* prof_reuse.c: 1 if the GPU order at prof_concurrency[j] (j >= 1) is the
+ * one at prof_concurrency[j - 1] -- no CTA index of the L2 log or of the
+ * code fetches reaches the smaller W, so every kernel's CTAs form one group
+ * at both -- and a pass at j would repeat the pass before it. */
+int pb_order_repeats(const pbuild *b, int j);
 uint64_t pb_rand(uint64_t *s);
 
 #endif

@@ -119,6 +119,25 @@ static void w_hist(wstream_x *w, const rd_hist *h)
         w_f64(w, h->tbin[i]);
 }
 
+/* A u64 as a LEB128 varint (7 bits a byte, low first; at most 10 bytes). */
+static void w_var(wstream_x *w, uint64_t v)
+{
+    uint8_t b[10];
+    int n = 0;
+    do {
+        b[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    wx_bytes(w, b, (size_t)n);
+}
+
+/* A difference of u64s (mod 2^64) as a zigzag varint: small either way. */
+static void w_delta(wstream_x *w, uint64_t v, uint64_t prev)
+{
+    uint64_t d = v - prev;
+    w_var(w, (d << 1) ^ (uint64_t)-(int64_t)(d >> 63));
+}
+
 static void w_cta(wstream_x *w, const ws_cta *c)
 {
     for (int i = 0; i < 3; i++)
@@ -128,8 +147,10 @@ static void w_cta(wstream_x *w, const ws_cta *c)
     for (uint32_t wi = 0; wi < c->nwarps; wi++) {
         const ws_inst *in = ws_warp_inst(c, wi);
         w_u32(w, c->warps[wi].ninst);
+        uint64_t pc = 0, base = 0; /* the warp's previous pc and first lane address */
         for (uint32_t i = 0; i < c->warps[wi].ninst; i++, in++) {
-            w_u64(w, in->pc);
+            w_delta(w, in->pc, pc);
+            pc = in->pc;
             w_u32(w, in->mask);
             w_u32(w, in->imm);
             w_u16(w, in->opcode);
@@ -143,9 +164,20 @@ static void w_cta(wstream_x *w, const ws_cta *c)
                 w_u16(w, in->src[s]);
             const uint64_t *a = ws_inst_addr(c, in);
             w_u8(w, a != NULL);
-            if (a)
+            if (a) { /* the lanes with an address (not 0), each from the one before */
+                uint32_t has = 0;
                 for (int l = 0; l < WS_WARP_SIZE; l++)
-                    w_u64(w, a[l]);
+                    has |= (uint32_t)(a[l] != 0) << l;
+                w_u32(w, has);
+                uint64_t prev = base;
+                for (int l = 0, first = 1; l < WS_WARP_SIZE; l++)
+                    if (has >> l & 1) {
+                        w_delta(w, a[l], prev);
+                        if (first)
+                            base = a[l], first = 0;
+                        prev = a[l];
+                    }
+            }
         }
     }
 }
@@ -469,6 +501,29 @@ static void r_hist(rstream_x *r, rd_hist *h)
         h->tbin[i] = r_amount(r, "histogram count");
 }
 
+static uint64_t r_var(rstream_x *r)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 10; i++) {
+        uint8_t b = r_u8(r);
+        if (i == 9 && b > 1) {
+            fail(r, "varint");
+            return 0;
+        }
+        v |= (uint64_t)(b & 0x7f) << (7 * i);
+        if (!(b & 0x80))
+            return v;
+    }
+    fail(r, "varint");
+    return 0;
+}
+
+static uint64_t r_delta(rstream_x *r, uint64_t prev)
+{
+    uint64_t z = r_var(r);
+    return prev + ((z >> 1) ^ (uint64_t)-(int64_t)(z & 1));
+}
+
 static int r_cta(rstream_x *r, ws_cta *c, uint32_t nopcodes, ge_err *e)
 {
     ws_cta_reset(c);
@@ -480,11 +535,12 @@ static int r_cta(rstream_x *r, ws_cta *c, uint32_t nopcodes, ge_err *e)
         if (ws_cta_begin_warp(c, e))
             return -1;
         uint32_t ni = r_count(r, MAX_COUNT, "instructions per warp");
+        uint64_t pc = 0, base = 0; /* as w_cta */
         for (uint32_t i = 0; i < ni && !r->bad; i++) {
             ws_inst *in = ws_cta_push(c, e);
             if (!in)
                 return -1;
-            in->pc = r_u64(r);
+            in->pc = pc = r_delta(r, pc);
             in->mask = r_u32(r);
             in->imm = r_u32(r);
             in->opcode = r_u16(r);
@@ -503,11 +559,19 @@ static int r_cta(rstream_x *r, ws_cta *c, uint32_t nopcodes, ge_err *e)
             if (has > 1)
                 return fail(r, "address flag");
             if (has) {
-                uint64_t *a = ws_cta_push_addr(c, in, e);
+                uint64_t *a = ws_cta_push_addr(c, in, e); /* zeroed */
                 if (!a)
                     return -1;
-                for (int l = 0; l < WS_WARP_SIZE; l++)
-                    a[l] = r_u64(r);
+                uint32_t lanes = r_u32(r);
+                uint64_t prev = base;
+                for (int l = 0, first = 1; l < WS_WARP_SIZE && !r->bad; l++)
+                    if (lanes >> l & 1) {
+                        a[l] = prev = r_delta(r, prev);
+                        if (!a[l])
+                            return fail(r, "lane address");
+                        if (first)
+                            base = a[l], first = 0;
+                    }
             }
         }
     }

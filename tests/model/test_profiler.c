@@ -201,6 +201,16 @@ static void test_profile_file(void **st)
     profile p, q;
     ge_err e;
     assert_int_equal(prof_build(&s.base, &o, "synthetic", 7, 9, &p, &e), 0);
+    /* the warp streams are stored as differences (pcs, lane addresses):
+     * extremes, zeros between lanes and steps back must come back exact */
+    ws_cta *c3 = &p.k[0].sample[3];
+    assert_true(c3->naddr >= 2 * WS_WARP_SIZE && c3->ninst >= 2);
+    static const uint64_t edge[] = {UINT64_MAX, 0, 1, 0x8000000000000000ull, 5, 4, 0, 0, 0x7fffffffffffffffull};
+    memcpy(c3->addr, edge, sizeof edge);
+    c3->addr[WS_WARP_SIZE + 31] = 3; /* the next instruction: only its last lane */
+    memset(c3->addr + WS_WARP_SIZE, 0, 31 * sizeof *c3->addr);
+    c3->inst[0].pc = UINT64_MAX;
+    c3->inst[1].pc = 0;
     char path[] = "/tmp/gpuest_test_profile_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -212,7 +222,9 @@ static void test_profile_file(void **st)
     assert_int_equal(q.k[0].nsample, p.k[0].nsample);
     assert_memory_equal(q.k[0].op_lines, p.k[0].op_lines, sizeof p.k[0].op_lines);
     assert_int_equal(q.k[0].sample[3].ninst, p.k[0].sample[3].ninst);
+    assert_int_equal(q.k[0].sample[3].naddr, p.k[0].sample[3].naddr);
     assert_memory_equal(q.k[0].sample[3].addr, p.k[0].sample[3].addr, p.k[0].sample[3].naddr * 8);
+    assert_true(q.k[0].sample[3].inst[0].pc == UINT64_MAX && q.k[0].sample[3].inst[1].pc == 0);
     assert_memory_equal(&q.l2[0].load, &p.l2[0].load, sizeof(rd_hist));
     assert_memory_equal(&q.l2[0].store, &p.l2[0].store, sizeof(rd_hist));
     assert_int_equal(q.nkernels, 2);
