@@ -190,6 +190,7 @@ int est_full_source(const gpu_config *cfg, ws_source *src, const est_options *o,
     double wall = ge_now() - t0;
     for (size_t i = 0; i < nk; i++) {
         res[i].r = kr[i];
+        res[i].r.sampled_ctas = kr[i].ctas; /* all simulated in detail, as from a profile */
         res[i].simulated_full = 1;
         res[i].wall_s = nk ? wall / nk : 0;
     }

@@ -162,6 +162,18 @@ static void test_small_kernel_whole(void **st)
     assert_int_equal(est_profile(&cfg, &p, &o, NULL, &f, &e), 0);
     assert_true(h[0].simulated_full);
     assert_true(h[0].r.cycles == f[0].r.cycles); /* the same simulation */
+    /* and full mode on the stream itself: the same, every CTA counted as simulated */
+    synth_source s2;
+    build(&s2, 12, 32);
+    est_kernel *fs;
+    size_t n;
+    assert_int_equal(est_full_source(&cfg, &s2.base, &o, &fs, &n, &e), 0);
+    assert_int_equal(n, 1);
+    assert_true(fs[0].r.cycles == f[0].r.cycles);
+    assert_int_equal(fs[0].r.sampled_ctas, 12);
+    assert_int_equal(f[0].r.sampled_ctas, 12);
+    free(fs);
+    synth_free(&s2);
     free(h);
     free(f);
     prof_free(&p);
