@@ -96,6 +96,30 @@ static void sort_idx(uint32_t *v, uint32_t *tmp, size_t n, const pb_l2rec *log, 
         v[x] = tmp[x];
 }
 
+int pb_gpu_orders(pbuild *b, ge_err *e)
+{
+    size_t n = b->nl2;
+    if (n > UINT32_MAX - 1)
+        return ge_errf(e, "L2 log too long for the inherited-line record");
+    uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp)
+        return ge_errf(e, "out of memory (L2 order)");
+    for (int j = 0; j < PROF_NCONC; j++) {
+        if (j > 0 && pb_order_repeats(b, j))
+            continue;
+        uint32_t *ord = b->gpu_ord[j] = malloc((n ? n : 1) * sizeof *ord);
+        if (!ord) {
+            free(tmp);
+            return ge_errf(e, "out of memory (L2 order)");
+        }
+        for (size_t i = 0; i < n; i++)
+            ord[i] = (uint32_t)i;
+        sort_idx(ord, tmp, n, b->l2, gpu_less, prof_concurrency[j]);
+    }
+    free(tmp);
+    return 0;
+}
+
 static uint32_t min_age(const inh *x)
 {
     uint32_t m = x->age[0];
@@ -287,12 +311,9 @@ static int ages_at(pbuild *b, inh_work *x, int j, ge_err *e)
     size_t n = b->nl2;
     profile *p = b->p;
     uint32_t w = prof_concurrency[j];
-    for (size_t i = 0; i < n; i++)
-        x->ord[i] = (uint32_t)i;
-    sort_idx(x->ord, x->tmp, n, b->l2, gpu_less, w);
     const pb_l2rec *log = x->log;
     for (size_t i = 0; i < n; i++)
-        x->log[i] = b->l2[x->ord[i]];
+        x->log[i] = b->l2[b->gpu_ord[j][i]];
     /* prev[i]: the previous access to the same line (UINT32_MAX: none);
      * cum[i]: the sectors touched in accesses to it up to and including i */
     for (size_t i = 0; i < n; i++)
@@ -373,8 +394,6 @@ int pb_inherit(pbuild *b, ge_err *e)
 {
     size_t n = b->nl2;
     profile *p = b->p;
-    if (n > UINT32_MAX - 1)
-        return ge_errf(e, "L2 log too long for the inherited-line record");
     for (uint32_t k = 0; k < p->nkernels; k++) {
         prof_kernel *pk = &p->k[k];
         size_t na = (size_t)(pk->ncode_warm ? pk->ncode_warm : 1) * PROF_NCONC;
@@ -394,7 +413,7 @@ int pb_inherit(pbuild *b, ge_err *e)
     if (!x.ord || !x.tmp || !x.prev || !x.cum || !x.fw || !x.log || !x.cand || !x.scratch || !x.kfirst)
         rc = ge_errf(e, "out of memory (inherited lines)");
     for (int j = 0; j < PROF_NCONC && rc == 0; j++)
-        if (j > 0 && pb_order_repeats(b, j)) /* the same order: the same ages */
+        if (!b->gpu_ord[j]) /* the order before (pb_order_repeats): the same ages */
             copy_ages(p, &x, j);
         else
             rc = ages_at(b, &x, j, e);

@@ -38,7 +38,9 @@ static int cmp_skey(const void *a, const void *b)
         return x->k2 < y->k2 ? -1 : 1;
     if (x->k3 != y->k3)
         return x->k3 < y->k3 ? -1 : 1;
-    return 0;
+    /* ties (a gather's lines share an instruction) in log order, whatever
+     * the C library's qsort: the result does not depend on its stability */
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 /* L1 histogram for one kernel (records [lo, hi) of the L1 log). */
@@ -141,19 +143,18 @@ static int all_l2(pbuild *b, ge_err *e)
     size_t n = b->nl2;
     p->nl2 = PROF_NCONC;
     p->l2 = calloc((size_t)p->nkernels * PROF_NCONC + 1, sizeof *p->l2);
-    skey *keys = malloc((n ? n : 1) * sizeof *keys);
     rd_access *acc = malloc((n ? n : 1) * sizeof *acc);
     uint32_t *bucket = malloc((n ? n : 1) * sizeof *bucket);
     rd_hist *tmp = calloc(2 * (size_t)p->nkernels + 1, sizeof *tmp);
     int rc = 0;
-    if (!p->l2 || !keys || !acc || !bucket || !tmp) {
+    if (!p->l2 || !acc || !bucket || !tmp) {
         rc = ge_errf(e, "out of memory (L2 reuse)");
         goto out;
     }
     double scale = (double)(1ULL << b->l2_shift);
     for (size_t j = 0; j < PROF_NCONC && rc == 0; j++) {
         uint64_t w = prof_concurrency[j];
-        if (j > 0 && pb_order_repeats(b, (int)j)) { /* the same order: the same histograms */
+        if (!b->gpu_ord[j]) { /* the order before (pb_order_repeats): the same histograms */
             for (uint32_t k = 0; k < p->nkernels; k++) {
                 prof_l2hist *h = prof_l2(p, k, (uint32_t)j);
                 *h = *prof_l2(p, k, (uint32_t)j - 1);
@@ -162,15 +163,7 @@ static int all_l2(pbuild *b, ge_err *e)
             continue;
         }
         for (size_t i = 0; i < n; i++) {
-            const pb_l2rec *r = &b->l2[i];
-            keys[i].idx = i;
-            keys[i].k1 = ((uint64_t)r->kernel << 40) | (r->cta / w);
-            keys[i].k2 = r->seq;
-            keys[i].k3 = ((uint64_t)r->cta << 16) | r->warp;
-        }
-        qsort(keys, n, sizeof *keys, cmp_skey);
-        for (size_t i = 0; i < n; i++) {
-            const pb_l2rec *r = &b->l2[keys[i].idx];
+            const pb_l2rec *r = &b->l2[b->gpu_ord[j][i]];
             acc[i].line = r->line;
             acc[i].sectors = r->sectors;
             bucket[i] = 2u * r->kernel + r->store;
@@ -185,7 +178,6 @@ static int all_l2(pbuild *b, ge_err *e)
         }
     }
 out:
-    free(keys);
     free(acc);
     free(bucket);
     free(tmp);

@@ -639,6 +639,8 @@ static void pb_free(pbuild *b)
     free(b->cf);
     free(b->cf_first);
     free(b->cta_code);
+    for (int j = 0; j < PROF_NCONC; j++)
+        free(b->gpu_ord[j]);
     u64set_free(&b->lines);
     u64set_free(&b->store_lines);
     u64set_free(&b->store_sectors);
@@ -717,7 +719,7 @@ int prof_build(ws_source *src, const prof_options *o, const char *source, uint32
         goto done;
     }
     (void)in_kernel;
-    rc = pb_reuse(&b, e) || pb_inherit(&b, e) ? -1 : 0;
+    rc = pb_gpu_orders(&b, e) || pb_reuse(&b, e) || pb_inherit(&b, e) ? -1 : 0;
     out->has_ctas = 1;
 done:
     ws_cta_free(&cta);
