@@ -297,6 +297,39 @@ static double overlap(double pw, double t_sm, double share, double t_dram, doubl
     return pow(pow(t_sm, pw) + pow(share * t_dram, pw) + pow(share * t_l2, pw) + pow(share * t_noc, pw), 1.0 / pw);
 }
 
+/* The share of a kernel's global and local load lines that its warps issue
+ * before their first instruction that waits for a load (the prologue),
+ * over the representative warps by weight. */
+static double prologue_share(const prof_kernel *pk)
+{
+    double pro = 0, all = 0;
+    for (uint32_t r = 0; r < pk->nwarps; r++) {
+        const prof_warp *w = &pk->warps[r];
+        double a = 0, b = 0;
+        int open = 1;
+        for (uint32_t j = 0; j < w->ninst; j++) {
+            const prof_inst *pi = &w->inst[j];
+            for (int d = 0; d < PROF_MAX_DEPS && open; d++) {
+                uint32_t q = pi->dep[d];
+                if (q && q <= j) {
+                    const isa_op_info *src = &isa_ops[w->inst[j - q].op];
+                    if ((src->flags & ISA_F_LOAD) && (SP(GLOBAL) | SP(LOCAL)) & (1u << src->space))
+                        open = 0;
+                }
+            }
+            const isa_op_info *inf = &isa_ops[pi->op];
+            if ((inf->flags & ISA_F_LOAD) && (SP(GLOBAL) | SP(LOCAL)) & (1u << inf->space)) {
+                a += pi->lines;
+                if (open)
+                    b += pi->lines;
+            }
+        }
+        pro += w->weight * b;
+        all += w->weight * a;
+    }
+    return all > 0 ? pro / all : 0;
+}
+
 /*
  * LRR's tail.  The model spreads a kernel's CTAs evenly, the busiest SM
  * running ceil(CTAs / SMs): true when an SM's CTAs finish one by one and
@@ -525,6 +558,11 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     uint32_t nw = pk->nwarps < 64 ? pk->nwarps : 64;
     double total = 0, t_sm = 0, lat = 0, rho = 0, gens = 0, t_tail = 0, t_cta = 0, t_gens = 0;
     double heavy = heaviest_ratio(pk, sc);
+    /* the first generation's prologue loads, as a share of the memory
+     * traffic: the resident CTAs' share of the kernel's, of that the loads
+     * before a first use, and the loads' share of the L2 traffic */
+    double burst = prologue_share(pk) * fmin(1, (double)occ.ctas_per_sm * active / fmax(1, ctas)) *
+                   (l2_sec > 0 ? l1_miss_sec / l2_sec : 0);
     gen_time gfull = {0}, gpart = {0};
     for (uint32_t r = 0; r < nw; r++)
         ww[r] = pk->warps[r].weight;
@@ -619,6 +657,14 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         double pw = mp->overlap;
         /* the start-up precedes any memory traffic, so it adds to the overlapped part */
         total = startup + overlap(pw, t_sm, 1, t_dram, t_l2, t_noc);
+        /* The first generation's CTAs start together and issue their
+         * prologue loads at once: when serving them takes longer than a
+         * load's latency, the SMs wait that long instead of overlapping it
+         * with their work (the latency is already in t_sm); the rest of
+         * the memory traffic overlaps the rest of the SM time. */
+        double t_burst = burst * fmax(t_dram, fmax(t_l2, t_noc));
+        if (t_burst > lat && t_sm > lat)
+            total = fmax(total, startup + t_burst + overlap(pw, t_sm - lat, 1 - burst, t_dram, t_l2, t_noc));
         if (lrr_sms > 0 && t_tail <= t_gens && fmax(t_dram, fmax(t_l2, t_noc)) > t_sm) {
             /* LRR's tail on few SMs after the full waves: each phase
              * overlaps its own share of the memory work */
@@ -754,6 +800,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         d->t_sm = t_sm;
         d->t_cta = t_cta;
         d->t_tail = t_tail;
+        d->burst = burst;
+        d->t_burst = burst * fmax(t_dram, fmax(t_l2, t_noc));
         d->t_gens = t_gens;
         d->startup = startup;
         d->t_dram = t_dram;

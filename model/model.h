@@ -65,6 +65,8 @@ typedef struct model_detail {
     double t_tail;                       /* its heaviest CTA class alone (a floor of t_sm) */
     double t_gens;                       /* the CTA generations' time, before that floor */
     double startup;                      /* cold I-cache at launch: code lines x their fetch latency */
+    double burst, t_burst;               /* the first generation's prologue loads: share of the memory
+                                          * traffic, and the time the bounds take to serve them */
     double t_issue, t_interval, t_units, t_lsu, t_mshr;  /* per generation */
     double generations;
 } model_detail;

@@ -275,6 +275,63 @@ static void test_tail(void **st)
     }
 }
 
+/* The first generation's prologue: 640 CTAs of 2 warps (all resident on
+ * V100) each load 8 lines and only then use them, so every load line is in
+ * the launch's burst (share 1); the same loads each used at once put only
+ * the first of the 8 there (1/8).  A burst longer than a load's latency is
+ * waited out before the rest of the SM time overlaps the rest of the
+ * memory traffic. */
+static void test_prologue_burst(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    prof_options o;
+    prof_options_default(&o);
+    for (int interleaved = 0; interleaved < 2; interleaved++) {
+        synth_source s;
+        synth_init(&s, "prologue", 640, 64, 16);
+        for (uint32_t c = 0; c < 640; c++)
+            for (uint32_t w = 0; w < 2; w++) {
+                for (uint32_t i = 0; i < 8; i++) {
+                    ws_inst *ld = synth_add_mem(&s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu,
+                                                0x1000000 + (((uint64_t)c * 2 + w) * 8 + i) * 128, 4, 4);
+                    ld->ndst = 1;
+                    ld->dst[0] = (uint16_t)(1 + i);
+                    if (interleaved || i == 7)
+                        for (uint32_t u = interleaved ? i : 0; u <= i; u++) {
+                            ws_inst *f = synth_add(&s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
+                            f->nsrc = 1;
+                            f->src[0] = (uint16_t)(1 + u);
+                        }
+                }
+                synth_add(&s, c, w, ISA_OP_EXIT, 0xffffffffu);
+            }
+        profile p;
+        assert_int_equal(prof_build(&s.base, &o, "prologue", 0, 1, &p, &e), 0);
+        kresult r;
+        model_detail d;
+        assert_int_equal(model_kernel(&cfg, "gto", &p, 0, NULL, NULL, &r, &d, &e), 0);
+        double want = interleaved ? 1.0 / 8 : 1.0;
+        if (fabs(d.burst - want) > 1e-9)
+            fail_msg("interleaved %d: burst share %.4f, want %.4f", interleaved, d.burst, want);
+        double mem = fmax(d.t_dram, fmax(d.t_l2, d.t_noc));
+        assert_true(fabs(d.t_burst - want * mem) < 1e-9 * mem);
+        if (!interleaved) { /* 10240 lines: longer than a load's latency */
+            assert_true(d.t_burst > d.load_latency);
+            double q = 1 - d.burst, pw = 6;
+            double rest = pow(pow(d.t_sm - d.load_latency, pw) + pow(q * d.t_dram, pw) + pow(q * d.t_l2, pw) +
+                                  pow(q * d.t_noc, pw), 1 / pw);
+            double plain = pow(pow(d.t_sm, pw) + pow(d.t_dram, pw) + pow(d.t_l2, pw) + pow(d.t_noc, pw), 1 / pw);
+            assert_true(d.startup + d.t_burst + rest > d.startup + plain); /* the term binds here */
+            assert_true(fabs(r.cycles - (d.startup + d.t_burst + rest)) < 1e-6 * r.cycles);
+        }
+        prof_free(&p);
+        synth_free(&s);
+    }
+}
+
 /* LRR's tail: on 2 SMs of 32 CTAs each (V100's CTA limit for 2-warp CTAs),
  * 96 equal CTAs are a full wave and 32 left over.  GTO spreads those, 16
  * per SM, so the busiest SM runs 1.5 generations.  So does LRR while the
@@ -599,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_dram_efficiency_bursts),
         cmocka_unit_test(test_atomic_busiest_slice),
         cmocka_unit_test(test_tail),
+        cmocka_unit_test(test_prologue_burst),
         cmocka_unit_test(test_lrr_tail),
         cmocka_unit_test(test_startup_code_lines),
         cmocka_unit_test(test_startup_launch_and_warm_code),
