@@ -562,7 +562,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
      * traffic: the resident CTAs' share of the kernel's, of that the loads
      * before a first use, and the loads' share of the L2 traffic */
     double burst = prologue_share(pk) * fmin(1, (double)occ.ctas_per_sm * active / fmax(1, ctas)) *
-                   (l2_sec > 0 ? l1_miss_sec / l2_sec : 0);
+                   (l2_sec > 0 ? l1_miss_sec / l2_sec : 0),
+           t_burst = 0;
     gen_time gfull = {0}, gpart = {0};
     for (uint32_t r = 0; r < nw; r++)
         ww[r] = pk->warps[r].weight;
@@ -662,7 +663,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
          * load's latency, the SMs wait that long instead of overlapping it
          * with their work (the latency is already in t_sm); the rest of
          * the memory traffic overlaps the rest of the SM time. */
-        double t_burst = burst * fmax(t_dram, fmax(t_l2, t_noc));
+        t_burst = burst * fmax(t_dram, fmax(t_l2, t_noc));
         if (t_burst > lat && t_sm > lat)
             total = fmax(total, startup + t_burst + overlap(pw, t_sm - lat, 1 - burst, t_dram, t_l2, t_noc));
         if (lrr_sms > 0 && t_tail <= t_gens && fmax(t_dram, fmax(t_l2, t_noc)) > t_sm) {
@@ -801,7 +802,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         d->t_cta = t_cta;
         d->t_tail = t_tail;
         d->burst = burst;
-        d->t_burst = burst * fmax(t_dram, fmax(t_l2, t_noc));
+        d->t_burst = t_burst;
         d->t_gens = t_gens;
         d->startup = startup;
         d->t_dram = t_dram;

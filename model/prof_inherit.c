@@ -96,6 +96,22 @@ static void sort_idx(uint32_t *v, uint32_t *tmp, size_t n, const pb_l2rec *log, 
         v[x] = tmp[x];
 }
 
+/* 1 if the GPU order at prof_concurrency[j] (j >= 1) is the one at
+ * prof_concurrency[j - 1]: no CTA index of the L2 log or of the code
+ * fetches reaches the smaller W, so every kernel's CTAs form one group at
+ * both, and a pass at j would repeat the pass before it. */
+static int order_repeats(const pbuild *b, int j)
+{
+    uint32_t w = prof_concurrency[j - 1];
+    for (size_t i = 0; i < b->nl2; i++)
+        if (b->l2[i].cta >= w)
+            return 0;
+    for (size_t i = 0; i < b->ncf; i++)
+        if (b->cf[i].cta >= w)
+            return 0;
+    return 1;
+}
+
 int pb_gpu_orders(pbuild *b, ge_err *e)
 {
     size_t n = b->nl2;
@@ -105,7 +121,7 @@ int pb_gpu_orders(pbuild *b, ge_err *e)
     if (!tmp)
         return ge_errf(e, "out of memory (L2 order)");
     for (int j = 0; j < PROF_NCONC; j++) {
-        if (j > 0 && pb_order_repeats(b, j))
+        if (j > 0 && order_repeats(b, j))
             continue;
         uint32_t *ord = b->gpu_ord[j] = malloc((n ? n : 1) * sizeof *ord);
         if (!ord) {
@@ -378,7 +394,7 @@ static int ages_at(pbuild *b, inh_work *x, int j, ge_err *e)
     return rc;
 }
 
-/* Column j of every age is column j - 1's (pb_order_repeats). */
+/* Column j of every age is column j - 1's (order_repeats). */
 static void copy_ages(profile *p, inh_work *x, int j)
 {
     for (size_t i = 0; i < x->kfirst[p->nkernels]; i++)
@@ -413,7 +429,7 @@ int pb_inherit(pbuild *b, ge_err *e)
     if (!x.ord || !x.tmp || !x.prev || !x.cum || !x.fw || !x.log || !x.cand || !x.scratch || !x.kfirst)
         rc = ge_errf(e, "out of memory (inherited lines)");
     for (int j = 0; j < PROF_NCONC && rc == 0; j++)
-        if (!b->gpu_ord[j]) /* the order before (pb_order_repeats): the same ages */
+        if (!b->gpu_ord[j]) /* the order before (order_repeats): the same ages */
             copy_ages(p, &x, j);
         else
             rc = ages_at(b, &x, j, e);

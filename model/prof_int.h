@@ -94,7 +94,7 @@ typedef struct pbuild {
     pb_coderec *cf;
     size_t ncf, cf_cap;
     /* the L2 log's indices in the GPU's order at each prof_concurrency
-     * (pb_gpu_orders; NULL where pb_order_repeats) */
+     * (pb_gpu_orders) */
     uint32_t *gpu_ord[PROF_NCONC];
     size_t *cf_first;
     size_t cf_first_cap;
@@ -126,16 +126,12 @@ int pb_inherit(pbuild *b, ge_err *e);         /* prof_inherit.c: lines left by e
 int pb_code_kernel(pbuild *b, ge_err *e);
 int pb_code_touch(pbuild *b, uint64_t line, uint32_t seq, ge_err *e);
 int pb_code_cta_done(pbuild *b, uint32_t cta, ge_err *e);
-/* prof_inherit.c: gpu_ord for every concurrency that does not repeat the
- * one before; both the L2 histograms and the inherited lines' ages read
+/* prof_inherit.c: gpu_ord for every concurrency whose order differs from
+ * the one before (NULL where it is the same: no CTA index reaches the
+ * smaller W); both the L2 histograms and the inherited lines' ages read
  * the log in these orders. */
 int pb_gpu_orders(pbuild *b, ge_err *e);
 int pb_reuse(pbuild *b, ge_err *e);           /* prof_reuse.c */
-/* prof_reuse.c: 1 if the GPU order at prof_concurrency[j] (j >= 1) is the
- * one at prof_concurrency[j - 1] -- no CTA index of the L2 log or of the
- * code fetches reaches the smaller W, so every kernel's CTAs form one group
- * at both -- and a pass at j would repeat the pass before it. */
-int pb_order_repeats(const pbuild *b, int j);
 uint64_t pb_rand(uint64_t *s);
 
 #endif

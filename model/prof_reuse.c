@@ -125,18 +125,6 @@ static int all_l1(pbuild *b, ge_err *e)
     return rc;
 }
 
-int pb_order_repeats(const pbuild *b, int j)
-{
-    uint32_t w = prof_concurrency[j - 1];
-    for (size_t i = 0; i < b->nl2; i++)
-        if (b->l2[i].cta >= w)
-            return 0;
-    for (size_t i = 0; i < b->ncf; i++)
-        if (b->cf[i].cta >= w)
-            return 0;
-    return 1;
-}
-
 static int all_l2(pbuild *b, ge_err *e)
 {
     profile *p = b->p;
@@ -154,7 +142,7 @@ static int all_l2(pbuild *b, ge_err *e)
     double scale = (double)(1ULL << b->l2_shift);
     for (size_t j = 0; j < PROF_NCONC && rc == 0; j++) {
         uint64_t w = prof_concurrency[j];
-        if (!b->gpu_ord[j]) { /* the order before (pb_order_repeats): the same histograms */
+        if (!b->gpu_ord[j]) { /* the order before (pb_gpu_orders): the same histograms */
             for (uint32_t k = 0; k < p->nkernels; k++) {
                 prof_l2hist *h = prof_l2(p, k, (uint32_t)j);
                 *h = *prof_l2(p, k, (uint32_t)j - 1);

@@ -567,7 +567,7 @@ static int r_cta(rstream_x *r, ws_cta *c, uint32_t nopcodes, ge_err *e)
                 for (int l = 0, first = 1; l < WS_WARP_SIZE && !r->bad; l++)
                     if (lanes >> l & 1) {
                         a[l] = prev = r_delta(r, prev);
-                        if (!a[l])
+                        if (!a[l] && !r->bad) /* (a bad varint has its own message) */
                             return fail(r, "lane address");
                         if (first)
                             base = a[l], first = 0;
