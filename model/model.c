@@ -563,7 +563,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
      * before a first use, and the loads' share of the L2 traffic */
     double burst = prologue_share(pk) * fmin(1, (double)occ.ctas_per_sm * active / fmax(1, ctas)) *
                    (l2_sec > 0 ? l1_miss_sec / l2_sec : 0),
-           t_burst = 0;
+           t_burst = 0, burst_extra = 0;
     gen_time gfull = {0}, gpart = {0};
     for (uint32_t r = 0; r < nw; r++)
         ww[r] = pk->warps[r].weight;
@@ -664,8 +664,12 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
          * with their work (the latency is already in t_sm); the rest of
          * the memory traffic overlaps the rest of the SM time. */
         t_burst = burst * fmax(t_dram, fmax(t_l2, t_noc));
-        if (t_burst > lat && t_sm > lat)
-            total = fmax(total, startup + t_burst + overlap(pw, t_sm - lat, 1 - burst, t_dram, t_l2, t_noc));
+        burst_extra = 0;
+        if (t_burst > lat && t_sm > lat) {
+            double b = startup + t_burst + overlap(pw, t_sm - lat, 1 - burst, t_dram, t_l2, t_noc);
+            burst_extra = fmax(0, b - total);
+            total += burst_extra;
+        }
         if (lrr_sms > 0 && t_tail <= t_gens && fmax(t_dram, fmax(t_l2, t_noc)) > t_sm) {
             /* LRR's tail on few SMs after the full waves: each phase
              * overlaps its own share of the memory work */
@@ -678,6 +682,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             t_sm = full * gfull.t + gpart.t;
             total = startup + overlap(pw, full * gfull.t, f, t_dram, t_l2, t_noc) +
                     overlap(pw, gpart.t, 1 - f, t_dram, t_l2, t_noc);
+            burst_extra = 0; /* (this phase split replaces the estimate above) */
         }
         gens = full + (rem > 0.5 ? rem / c : 0);
         double nrho = total > startup ? t_dram * dram_eff / (total - startup) : 0;
@@ -803,6 +808,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         d->t_tail = t_tail;
         d->burst = burst;
         d->t_burst = t_burst;
+        d->burst_extra = burst_extra;
         d->t_gens = t_gens;
         d->startup = startup;
         d->t_dram = t_dram;

@@ -67,6 +67,7 @@ typedef struct model_detail {
     double startup;                      /* cold I-cache at launch: code lines x their fetch latency */
     double burst, t_burst;               /* the first generation's prologue loads: share of the memory
                                           * traffic, and the time the bounds take to serve them */
+    double burst_extra;                  /* cycles the launch's burst adds to the estimate (0 if none) */
     double t_issue, t_interval, t_units, t_lsu, t_mshr;  /* per generation */
     double generations;
 } model_detail;

@@ -326,6 +326,7 @@ static void test_prologue_burst(void **st)
             double plain = pow(pow(d.t_sm, pw) + pow(d.t_dram, pw) + pow(d.t_l2, pw) + pow(d.t_noc, pw), 1 / pw);
             assert_true(d.startup + d.t_burst + rest > d.startup + plain); /* the term binds here */
             assert_true(fabs(r.cycles - (d.startup + d.t_burst + rest)) < 1e-6 * r.cycles);
+            assert_true(fabs(d.burst_extra - (r.cycles - d.startup - plain)) < 1e-6 * r.cycles);
         }
         prof_free(&p);
         synth_free(&s);
