@@ -630,6 +630,7 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
             return -1;
         cal.error = sqrt(cal.error * cal.error + row * row + tail * tail + burst * burst);
         cal.error_row = row;
+        cal.error_burst = burst;
     }
     out->r.sampled_ctas = nsampled;
     out->r.error_estimate = cal.error;

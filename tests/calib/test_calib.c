@@ -200,6 +200,52 @@ static void test_full_needs_all(void **st)
     synth_free(&s);
 }
 
+/* The launch's prologue burst (docs/model.md step 7): 640 CTAs, all
+ * resident on V100, load 8 lines per warp before using any.  A one-SM
+ * sample issues no such burst, so the hybrid's error estimate carries the
+ * share of the cycles the model adds for it (docs/hybrid.md step 7). */
+static void test_burst_error_term(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "burst", 640, 64, 16);
+    for (uint32_t c = 0; c < 640; c++)
+        for (uint32_t w = 0; w < 2; w++) {
+            for (uint32_t i = 0; i < 8; i++) {
+                ws_inst *ld = synth_add_mem(&s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu,
+                                            0x1000000 + (((uint64_t)c * 2 + w) * 8 + i) * 128, 4, 4);
+                ld->ndst = 1;
+                ld->dst[0] = (uint16_t)(1 + i);
+            }
+            for (uint32_t i = 0; i < 8; i++) {
+                ws_inst *f = synth_add(&s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
+                f->nsrc = 1;
+                f->src[0] = (uint16_t)(1 + i);
+            }
+            synth_add(&s, c, w, ISA_OP_EXIT, 0xffffffffu);
+        }
+    profile p;
+    profile_of(&s, 1, &p);
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    est_options o;
+    est_options_default(&o);
+    est_kernel *r;
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &r, &e), 0);
+    assert_false(r[0].simulated_full);
+    kresult mr;
+    model_detail d;
+    assert_int_equal(model_kernel(&cfg, NULL, &p, 0, &r[0].cal.params, NULL, &mr, &d, &e), 0);
+    double share = d.burst_extra / mr.cycles;
+    if (!(share > 0.01 && fabs(r[0].cal.error_burst - share) < 1e-9 && r[0].r.error_estimate >= share))
+        fail_msg("burst share %.4f, its term %.4f, error estimate %.4f", share, r[0].cal.error_burst,
+                 r[0].r.error_estimate);
+    free(r);
+    prof_free(&p);
+    synth_free(&s);
+}
+
 /* A profile read without its warp streams (prof_read_opts' with_ctas = 0)
  * serves the model but is refused for simulation, not simulated empty. */
 static void test_needs_ctas(void **st)
@@ -582,7 +628,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reuse_rule),    cmocka_unit_test(test_launch_reuse),
         cmocka_unit_test(test_small_kernel_whole), cmocka_unit_test(test_shared_lines), cmocka_unit_test(test_estimate_cache), cmocka_unit_test(test_tail_error_term),
-        cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_needs_ctas), cmocka_unit_test(test_sweep_threads),
+        cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_needs_ctas), cmocka_unit_test(test_burst_error_term), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
         cmocka_unit_test(test_sample_rounds), cmocka_unit_test(test_row_hit_error_term),
     };
