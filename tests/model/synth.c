@@ -126,3 +126,24 @@ void synth_build_kernel(synth_source *s, uint32_t nctas)
             synth_add(s, c, w, ISA_OP_EXIT, 0x0000ffffu);
         }
 }
+
+void synth_build_prologue(synth_source *s, uint32_t nctas, int interleaved)
+{
+    synth_init(s, "prologue", nctas, 64, 16);
+    for (uint32_t c = 0; c < nctas; c++)
+        for (uint32_t w = 0; w < 2; w++) {
+            for (uint32_t i = 0; i < 8; i++) {
+                ws_inst *ld = synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu,
+                                            0x1000000 + (((uint64_t)c * 2 + w) * 8 + i) * 128, 4, 4);
+                ld->ndst = 1;
+                ld->dst[0] = (uint16_t)(1 + i);
+                if (interleaved || i == 7)
+                    for (uint32_t u = interleaved ? i : 0; u <= i; u++) {
+                        ws_inst *f = synth_add(s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
+                        f->nsrc = 1;
+                        f->src[0] = (uint16_t)(1 + u);
+                    }
+            }
+            synth_add(s, c, w, ISA_OP_EXIT, 0xffffffffu);
+        }
+}

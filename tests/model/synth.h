@@ -31,5 +31,10 @@ void synth_add_load_use(synth_source *s, uint32_t c, uint32_t w, uint64_t base);
  * pair, an uncoalesced load (32 lines of one sector) and a 2-way
  * bank-conflicted shared store (synth.c). */
 void synth_build_kernel(synth_source *s, uint32_t nctas);
+/* The launch-burst kernel ("prologue"): nctas CTAs of 2 warps, each warp 8
+ * coalesced loads of its own lines into r1..r8 and an FMA per loaded
+ * register; interleaved = 0 issues all loads before the first use, 1 uses
+ * each load right after it. */
+void synth_build_prologue(synth_source *s, uint32_t nctas, int interleaved);
 
 #endif

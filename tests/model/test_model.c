@@ -291,23 +291,7 @@ static void test_prologue_burst(void **st)
     prof_options_default(&o);
     for (int interleaved = 0; interleaved < 2; interleaved++) {
         synth_source s;
-        synth_init(&s, "prologue", 640, 64, 16);
-        for (uint32_t c = 0; c < 640; c++)
-            for (uint32_t w = 0; w < 2; w++) {
-                for (uint32_t i = 0; i < 8; i++) {
-                    ws_inst *ld = synth_add_mem(&s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu,
-                                                0x1000000 + (((uint64_t)c * 2 + w) * 8 + i) * 128, 4, 4);
-                    ld->ndst = 1;
-                    ld->dst[0] = (uint16_t)(1 + i);
-                    if (interleaved || i == 7)
-                        for (uint32_t u = interleaved ? i : 0; u <= i; u++) {
-                            ws_inst *f = synth_add(&s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
-                            f->nsrc = 1;
-                            f->src[0] = (uint16_t)(1 + u);
-                        }
-                }
-                synth_add(&s, c, w, ISA_OP_EXIT, 0xffffffffu);
-            }
+        synth_build_prologue(&s, 640, interleaved);
         profile p;
         assert_int_equal(prof_build(&s.base, &o, "prologue", 0, 1, &p, &e), 0);
         kresult r;
