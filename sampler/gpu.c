@@ -9,6 +9,9 @@
  *   4. step every SM that is due: its wake cycle has come, a memory
  *      completion for it is ready (probed with one pop), or its LSU frees;
  *      an SM that is not due only lets its LSU offer a line (sm.c, ldst.c).
+ *      An LSU whose offer the memory refused with a key (mem.h refusal_key)
+ *      is not due again until the memory system pokes its SM (mem.h poked);
+ *      the retries it sleeps through are counted when it next offers.
  * Then it jumps to the earliest cycle at which anything can happen: the
  * minimum over the SMs' wake cycles and the memory system's next event.
  * Cycles in between are never touched (the SM-side CPI stack charges them
@@ -313,6 +316,17 @@ static int deadlock(sim_gpu *g, uint64_t now, ge_err *e)
                    fence, load, fetch, other, (unsigned long long)out, lsu);
 }
 
+/* The next cycle the LSU needs its SM visited: never while it holds a
+ * refusal that nothing has lifted since (the memory system pokes the SM
+ * when something on its side may have lifted it, mem.h poked; anything the
+ * SM's own visit did is seen here, at its end). */
+static uint64_t lsu_due(const sim_gpu *g, const sim_sm *sm, uint64_t now)
+{
+    if (sm->lsu.held && g->mem->poked && g->mem->ops->refusal_key(g->mem, (int)sm->id) == sm->lsu.held)
+        return SIM_NEVER;
+    return sim_ldst_next(sm, now);
+}
+
 int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, ge_err *e)
 {
     if (occ_compute(&g->cfg, k, &g->occ, e))
@@ -343,13 +357,17 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
         /* the SMs with resident CTAs, in order (CTAs arrive only in
          * sim_cta_fill above, so a word's bits can only clear meanwhile) */
         for (uint32_t wd = 0, bits_at = 0; wd < (g->nsms + 63) / 64; wd++, bits_at += 64) {
+            /* SMs the memory system poked (mem.h; only its cycle() pokes, so
+             * all of them are taken here: each occupied one is visited) */
+            uint64_t poked = sim_mem_take_pokes(g->mem, wd);
             for (uint64_t bits = g->occupied[wd]; bits; bits &= bits - 1) {
                 uint32_t s = bits_at + (uint32_t)__builtin_ctzll(bits);
                 /* Nothing to do before its due time and no reply due: what
                  * the visit below would find, read from the compact array
                  * (an SM's state spans many host cache lines). */
                 uint64_t due = g->sm_due[s];
-                if (due > now && !g->opt.no_skip && !(mem_event && sim_mem_pop_due(g->mem, (int)s, now))) {
+                if (due > now && !g->opt.no_skip && !(mem_event && sim_mem_pop_due(g->mem, (int)s, now)) &&
+                    !(poked >> (s & 63) & 1)) {
                     if (due < next)
                         next = due;
                     continue;
@@ -378,7 +396,7 @@ int sim_kernel(sim_gpu *g, const ws_kernel *k, sim_cta_feed *feed, kresult *r, g
                 }
                 due = SIM_NEVER;
                 if (sm->ctas) {
-                    uint64_t l = sim_ldst_next(sm, now);
+                    uint64_t l = lsu_due(g, sm, now);
                     due = sm->wake < l ? sm->wake : l;
                     if (due < next)
                         next = due;

@@ -151,14 +151,21 @@ static int lsu_offer_one(sim_gpu *g, sim_sm *sm, uint64_t now)
     sim_lsu *l = &sm->lsu;
     l->offers++;
     const sim_mem_ops *ops = g->mem->ops;
+    /* While a held refusal stands the clock loop does not visit the SM for
+     * the LSU (gpu.c); each cycle it slept through counts as the refused
+     * offer it would have made. */
+    if (l->held && now > l->held_at + 1)
+        g->ks.lsu_retry += (double)(now - l->held_at - 1);
     if (l->held && ops->refusal_key(g->mem, (int)sm->id) == l->held) { /* refused again, for certain */
         g->ks.lsu_retry++;
+        l->held_at = now;
         return -1;
     }
     sim_mem_access a = {l->line[l->next].line, l->line[l->next].sectors, l->kind, l->space, l->bypass, l->token};
     if (ops->access(g->mem, (int)sm->id, &a, now) != SIM_MEM_ACCEPTED) {
         g->ks.lsu_retry++;
         l->held = ops->refusal_key ? ops->refusal_key(g->mem, (int)sm->id) : 0;
+        l->held_at = now;
         return -1;
     }
     l->held = 0;

@@ -113,7 +113,24 @@ struct sim_mem {
      * which a pop for SM sm can return a completion; pop returns 0 before
      * it.  Lets the clock loop skip the call for SMs with nothing ready. */
     const uint64_t *ready_at;
+    /* Optional (may be NULL): bit sm of poked[] is set whenever something
+     * inside the memory system (a fill for SM sm, room in its outgoing
+     * queue) changes SM sm's refusal key (refusal_key); that happens only
+     * within cycle(), and the clock loop takes the bits after it and visits
+     * those SMs.  With it, an SM whose LSU holds a refusal that nothing has
+     * lifted sleeps until poked instead of offering again every cycle. */
+    uint64_t *poked;
 };
+
+/* Word w of poked (SMs 64w..64w+63), cleared: the caller visits them. */
+static inline uint64_t sim_mem_take_pokes(sim_mem *m, uint32_t w)
+{
+    if (!m->poked || !m->poked[w])
+        return 0;
+    uint64_t p = m->poked[w];
+    m->poked[w] = 0;
+    return p;
+}
 
 /* Can a pop for SM sm return a completion at cycle now (ready_at says)? */
 static inline int sim_mem_pop_due(const sim_mem *m, int sm, uint64_t now)

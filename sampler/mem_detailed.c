@@ -133,6 +133,7 @@ typedef struct md {
     uint64_t dram_tick0;      /* DRAM tick at the last statistics reset */
     l1_unit *l1;              /* [nsm], set up for the first nl1 */
     uint64_t *ready_at;       /* [nsm]: l1_next_ready of each SM's L1 (sim_mem.ready_at) */
+    uint64_t *poked;          /* [(nsm + 63) / 64]: SMs whose L1 refusal key changed (sim_mem.poked) */
     noc req, rep;
     l2_slice *l2;
     dram_chan *chan;
@@ -157,6 +158,9 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 
 /* SM s's completion heap changed. */
 static inline void note_ready(md *m, uint32_t s) { m->ready_at[s] = l1_next_ready(&m->l1[s]); }
+
+/* SM s's L1 refusal key changed from this side (a fill, queue room). */
+static inline void poke(md *m, uint32_t s) { m->poked[s >> 6] |= 1ull << (s & 63); }
 
 static inline void wake_slice(md *m, uint32_t i, uint64_t t)
 {
@@ -209,8 +213,12 @@ static void req_depart(void *ctx, uint32_t s, uint64_t tick)
 {
     md *m = ctx;
     (void)tick;
-    if (s < m->nsm)
+    if (s < m->nl1) {
+        uint64_t k = m->l1[s].kver;
         l1_room_grew(&m->l1[s]);
+        if (m->l1[s].kver != k)
+            poke(m, s);
+    }
     pktq *bl = &m->backlog[s];
     const mem_pkt *p;
     while ((p = pktq_head(bl)) && noc_room(&m->req, s, 1, p->flits)) {
@@ -240,13 +248,17 @@ static void icnt_tick(md *m, uint64_t t)
                 uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
                 const mem_pkt *p;
                 int filled = 0;
+                uint64_t k = s < m->nl1 ? m->l1[s].kver : 0;
                 while ((p = noc_peek(&m->rep, s, t))) {
                     if (!(p->flags & PKT_F_SHADOW))
                         l1_fill(&m->l1[s], p, core), filled = 1;
                     noc_pop(&m->rep, s);
                 }
-                if (filled)
+                if (filled) {
                     note_ready(m, s);
+                    if (m->l1[s].kver != k)
+                        poke(m, s);
+                }
                 if (filled && core < m->done_min)
                     m->done_min = core;
                 p = noc_front(&m->rep, s);
@@ -573,6 +585,7 @@ static void md_destroy(sim_mem *sm)
     free(m->mweight);
     free(m->l1);
     free(m->ready_at);
+    free(m->poked);
     free(m->l2);
     free(m->chan);
     noc_free(&m->req);
@@ -697,17 +710,19 @@ sim_mem *sim_mem_detailed_create(const gpu_config *cfg, const sim_mem_options *o
     m->mweight = ge_calloc(nsm, sizeof *m->mweight, e);
     m->l1 = ge_calloc(nsm, sizeof *m->l1, e);
     m->ready_at = ge_calloc(nsm, sizeof *m->ready_at, e);
+    m->poked = ge_calloc((nsm + 63) / 64, sizeof *m->poked, e);
     m->l2 = ge_calloc(m->nslices, sizeof *m->l2, e);
     m->chan = ge_calloc(m->nchan, sizeof *m->chan, e);
     m->backlog = ge_calloc(nsm, sizeof *m->backlog, e);
     m->rep_busy = ge_calloc((nsm + 63) / 64, sizeof *m->rep_busy, e);
     m->l2_busy = ge_calloc((cfg->l2.slices + 63) / 64, sizeof *m->l2_busy, e);
-    if (!m->mirror || !m->mfirst || !m->nmirror || !m->mweight || !m->l1 || !m->ready_at || !m->l2 || !m->chan ||
+    if (!m->mirror || !m->mfirst || !m->nmirror || !m->mweight || !m->l1 || !m->ready_at || !m->poked || !m->l2 || !m->chan ||
         !m->backlog || !m->rep_busy || !m->l2_busy)
         goto fail;
     for (uint32_t a = 0; a < nsm; a++)
         m->ready_at[a] = UINT64_MAX;
     m->base.ready_at = m->ready_at;
+    m->base.poked = m->poked;
     m->in_ratio = cfg->l1d.size_bytes && cfg->l1d.sector_bytes > cfg->l2.cache.sector_bytes
                       ? cfg->l1d.sector_bytes / cfg->l2.cache.sector_bytes
                       : 1;

@@ -128,6 +128,7 @@ typedef struct sim_lsu {
     uint64_t offer_cycle; /* cycle the offers count refers to */
     uint32_t offers;      /* accesses offered in offer_cycle */
     uint64_t held;        /* the memory's refusal key for line[next], or 0 (mem.h) */
+    uint64_t held_at;     /* cycle of the last refused offer */
     co_line line[CO_MAX_LINES]; /* last: the top loop reads the fields above */
 } sim_lsu;
 
