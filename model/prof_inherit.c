@@ -46,6 +46,7 @@
 
 #include "fenwick.h"
 #include "prof_int.h"
+#include "runsort.h"
 
 typedef struct {
     uint64_t line;
@@ -53,47 +54,32 @@ typedef struct {
     uint8_t sectors;
 } inh;
 
-typedef int (*rec_less)(const pb_l2rec *a, const pb_l2rec *b, uint32_t w);
+typedef struct {
+    const pb_l2rec *log;
+    const uint32_t *group; /* of each record: its CTA / the concurrency */
+} order_ctx;
 
-static int line_less(const pb_l2rec *a, const pb_l2rec *b, uint32_t w)
+static int line_less(const void *ctx, uint32_t i, uint32_t j)
 {
-    (void)w;
-    return a->line < b->line;
+    const pb_l2rec *log = ((const order_ctx *)ctx)->log;
+    return log[i].line < log[j].line;
 }
 
 /* The GPU's order at concurrency w (see the top): kernel, CTA group,
  * instruction index, CTA, warp. */
-static int gpu_less(const pb_l2rec *a, const pb_l2rec *b, uint32_t w)
+static int gpu_less(const void *ctx, uint32_t i, uint32_t j)
 {
+    const order_ctx *o = ctx;
+    const pb_l2rec *a = &o->log[i], *b = &o->log[j];
     if (a->kernel != b->kernel)
         return a->kernel < b->kernel;
-    if (a->cta / w != b->cta / w)
-        return a->cta / w < b->cta / w;
+    if (o->group[i] != o->group[j])
+        return o->group[i] < o->group[j];
     if (a->seq != b->seq)
         return a->seq < b->seq;
     if (a->cta != b->cta)
         return a->cta < b->cta;
     return a->warp < b->warp;
-}
-
-/* Stable sort of log indices by `less`: a merge sort, since qsort is not
- * stable and has no context pointer in C11. */
-static void sort_idx(uint32_t *v, uint32_t *tmp, size_t n, const pb_l2rec *log, rec_less less, uint32_t w)
-{
-    if (n < 2)
-        return;
-    size_t h = n / 2;
-    sort_idx(v, tmp, h, log, less, w);
-    sort_idx(v + h, tmp, n - h, log, less, w);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n) /* ties keep the halves' order */
-        tmp[k++] = less(&log[v[j]], &log[v[i]], w) ? v[j++] : v[i++];
-    while (i < h)
-        tmp[k++] = v[i++];
-    while (j < n)
-        tmp[k++] = v[j++];
-    for (size_t x = 0; x < n; x++)
-        v[x] = tmp[x];
 }
 
 /* 1 if the GPU order at prof_concurrency[j] (j >= 1) is the one at
@@ -117,23 +103,30 @@ int pb_gpu_orders(pbuild *b, ge_err *e)
     size_t n = b->nl2;
     if (n > UINT32_MAX - 1)
         return ge_errf(e, "L2 log too long for the inherited-line record");
-    uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    if (!tmp)
-        return ge_errf(e, "out of memory (L2 order)");
-    for (int j = 0; j < PROF_NCONC; j++) {
+    uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp), *runs = malloc((n + 1) * sizeof *runs),
+             *group = malloc((n ? n : 1) * sizeof *group);
+    int rc = 0;
+    if (!tmp || !runs || !group)
+        rc = ge_errf(e, "out of memory (L2 order)");
+    for (int j = 0; j < PROF_NCONC && rc == 0; j++) {
         if (j > 0 && order_repeats(b, j))
             continue;
         uint32_t *ord = b->gpu_ord[j] = malloc((n ? n : 1) * sizeof *ord);
         if (!ord) {
-            free(tmp);
-            return ge_errf(e, "out of memory (L2 order)");
+            rc = ge_errf(e, "out of memory (L2 order)");
+            break;
         }
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
             ord[i] = (uint32_t)i;
-        sort_idx(ord, tmp, n, b->l2, gpu_less, prof_concurrency[j]);
+            group[i] = b->l2[i].cta / prof_concurrency[j];
+        }
+        order_ctx o = {b->l2, group};
+        runsort_u32(ord, tmp, runs, n, gpu_less, &o);
     }
     free(tmp);
-    return 0;
+    free(runs);
+    free(group);
+    return rc;
 }
 
 static uint32_t min_age(const inh *x)
@@ -314,7 +307,7 @@ static uint32_t age_after(const int32_t *fw, int64_t before, size_t pos, double 
  * fills the lines and sectors, kernel k's at cand[kfirst[k] ..
  * kfirst[k+1]), sorted by line). */
 typedef struct {
-    uint32_t *ord, *tmp, *prev;
+    uint32_t *ord, *tmp, *runs, *prev;
     uint8_t *cum;
     int32_t *fw;
     pb_l2rec *log;
@@ -334,7 +327,8 @@ static int ages_at(pbuild *b, inh_work *x, int j, ge_err *e)
      * cum[i]: the sectors touched in accesses to it up to and including i */
     for (size_t i = 0; i < n; i++)
         x->ord[i] = (uint32_t)i;
-    sort_idx(x->ord, x->tmp, n, log, line_less, w);
+    order_ctx o = {log, NULL};
+    runsort_u32(x->ord, x->tmp, x->runs, n, line_less, &o);
     for (size_t y = 0; y < n; y++) {
         uint32_t i = x->ord[y];
         int same = y > 0 && log[x->ord[y - 1]].line == log[i].line;
@@ -422,11 +416,12 @@ int pb_inherit(pbuild *b, ge_err *e)
     if (p->nkernels < 2)
         return 0;
     size_t m = n ? n : 1;
-    inh_work x = {malloc(m * sizeof *x.ord), malloc(m * sizeof *x.tmp), malloc(m * sizeof *x.prev), malloc(m),
+    inh_work x = {malloc(m * sizeof *x.ord), malloc(m * sizeof *x.tmp), malloc((m + 1) * sizeof *x.runs),
+                  malloc(m * sizeof *x.prev), malloc(m),
                   malloc((n + 1) * sizeof *x.fw), malloc(m * sizeof *x.log), malloc(m * sizeof *x.cand),
                   malloc(m * sizeof *x.scratch), calloc((size_t)p->nkernels + 1, sizeof *x.kfirst)};
     int rc = 0;
-    if (!x.ord || !x.tmp || !x.prev || !x.cum || !x.fw || !x.log || !x.cand || !x.scratch || !x.kfirst)
+    if (!x.ord || !x.tmp || !x.runs || !x.prev || !x.cum || !x.fw || !x.log || !x.cand || !x.scratch || !x.kfirst)
         rc = ge_errf(e, "out of memory (inherited lines)");
     for (int j = 0; j < PROF_NCONC && rc == 0; j++)
         if (!b->gpu_ord[j]) /* the order before (order_repeats): the same ages */
@@ -438,6 +433,7 @@ int pb_inherit(pbuild *b, ge_err *e)
             rc = keep(&p->k[k], x.cand + x.kfirst[k], x.kfirst[k + 1] - x.kfirst[k], e);
     free(x.ord);
     free(x.tmp);
+    free(x.runs);
     free(x.prev);
     free(x.cum);
     free(x.fw);

@@ -21,107 +21,126 @@
 #include <string.h>
 
 #include "prof_int.h"
+#include "runsort.h"
 
 #define MAX_WARPS_PER_SM 64 /* the largest resident-warp limit of any shipped GPU */
 
+/* An access's place in an SM's interleaving: generation (c CTAs that run
+ * together), instruction (LRR) or chunk (GTO), CTA slot and warp, and for
+ * GTO the instruction within the chunk; ties (a gather's lines share an
+ * instruction) keep log order. */
 typedef struct {
     uint64_t k1, k2, k3;
-    size_t idx;
 } skey;
 
-static int cmp_skey(const void *a, const void *b)
+static int skey_less(const void *ctx, uint32_t a, uint32_t b)
 {
-    const skey *x = a, *y = b;
+    const skey *x = (const skey *)ctx + a, *y = (const skey *)ctx + b;
     if (x->k1 != y->k1)
-        return x->k1 < y->k1 ? -1 : 1;
+        return x->k1 < y->k1;
     if (x->k2 != y->k2)
-        return x->k2 < y->k2 ? -1 : 1;
-    if (x->k3 != y->k3)
-        return x->k3 < y->k3 ? -1 : 1;
-    /* ties (a gather's lines share an instruction) in log order, whatever
-     * the C library's qsort: the result does not depend on its stability */
-    return x->idx < y->idx ? -1 : x->idx > y->idx;
+        return x->k2 < y->k2;
+    return x->k3 < y->k3;
 }
 
-/* L1 histogram for one kernel (records [lo, hi) of the L1 log). */
-static int l1_hist(pbuild *b, size_t lo, size_t hi, uint32_t nsm, uint32_t c, int il, rd_hist *h, skey *keys,
-                   rd_access *acc, ge_err *e)
+/* Scratch of the L1 histograms, sized for a kernel's whole L1 log. */
+typedef struct {
+    uint32_t *list; /* log records of one SM */
+    skey *keys;   /* of list[i] */
+    uint32_t *ord, *tmp, *runs;
+    rd_access *acc;
+    rd_ws ws;
+} l1_scratch;
+
+/* Add the stream of one SM (its log records `list[0..n)`, in log order) to
+ * the L1 histogram for nsm SMs, c CTAs per SM, interleaving il. */
+static int l1_hist(pbuild *b, l1_scratch *x, size_t n, uint32_t nsm, uint32_t c, int il, rd_hist *h, ge_err *e)
 {
-    for (uint32_t s = 0; s < b->o->l1_sms && s < nsm; s++) {
-        size_t n = 0;
-        for (size_t i = lo; i < hi; i++) {
-            const pb_l1rec *r = &b->l1[i];
-            if (r->cta % nsm != s)
-                continue;
-            uint64_t j = r->cta / nsm;
-            if (j >= b->o->l1_ctas_per_sm)
-                continue;
-            uint64_t g = j / c, slot = j % c;
-            skey *k = &keys[n++];
-            k->idx = i;
-            if (il == PROF_IL_LRR) {
-                k->k1 = (g << 32) | r->seq;
-                k->k2 = (slot << 16) | r->warp;
-                k->k3 = 0;
-            } else {
-                k->k1 = (g << 32) | r->chunk;
-                k->k2 = (slot << 16) | r->warp;
-                k->k3 = r->seq;
+    for (size_t t = 0; t < n; t++) {
+        const pb_l1rec *r = &b->l1[x->list[t]];
+        uint64_t j = r->cta / nsm, g = j / c, slot = j % c;
+        skey *k = &x->keys[t];
+        k->k1 = (g << 32) | (il == PROF_IL_LRR ? r->seq : r->chunk);
+        k->k2 = (slot << 16) | r->warp;
+        k->k3 = il == PROF_IL_LRR ? 0 : r->seq;
+        x->ord[t] = (uint32_t)t;
+    }
+    runsort_u32(x->ord, x->tmp, x->runs, n, skey_less, x->keys);
+    for (size_t t = 0; t < n; t++) {
+        const pb_l1rec *r = &b->l1[x->list[x->ord[t]]];
+        x->acc[t].line = r->line;
+        x->acc[t].sectors = r->sectors;
+    }
+    return rd_measure_ws(&x->ws, x->acc, NULL, n, h, 1.0, e);
+}
+
+/* L1 histograms of kernel k (records [lo, hi) of the L1 log), in pk->l1 by
+ * SM count, then CTAs per SM, then interleaving; each histogram sums the
+ * streams of the first l1_sms SMs. */
+static int kernel_l1(pbuild *b, uint32_t k, size_t lo, size_t hi, l1_scratch *x, ge_err *e)
+{
+    prof_kernel *pk = &b->p->k[k];
+    uint32_t wpc = pk->warps_per_cta ? pk->warps_per_cta : 1;
+    uint32_t nc = 0;
+    for (uint32_t c = 1; c <= 32 && c * wpc <= MAX_WARPS_PER_SM; c *= 2)
+        nc++;
+    uint32_t n = nc * b->o->n_nsms * PROF_IL_COUNT;
+    pk->l1 = calloc(n ? n : 1, sizeof *pk->l1);
+    if (!pk->l1)
+        return ge_errf(e, "out of memory");
+    for (uint32_t si = 0; si < b->o->n_nsms; si++)
+        for (uint32_t ci = 0; ci < nc; ci++)
+            for (int il = 0; il < PROF_IL_COUNT; il++) {
+                prof_l1hist *h = &pk->l1[pk->nl1++];
+                h->nsm = b->o->nsms[si];
+                h->ctas_per_sm = 1u << ci;
+                h->interleave = (uint32_t)il;
             }
+    for (uint32_t si = 0; si < b->o->n_nsms; si++) {
+        uint32_t nsm = b->o->nsms[si];
+        for (uint32_t s = 0; s < b->o->l1_sms && s < nsm; s++) {
+            size_t m = 0;
+            for (size_t i = lo; i < hi; i++)
+                if (b->l1[i].cta % nsm == s && b->l1[i].cta / nsm < b->o->l1_ctas_per_sm)
+                    x->list[m++] = (uint32_t)i;
+            if (m == 0)
+                continue;
+            for (uint32_t ci = 0; ci < nc; ci++)
+                for (int il = 0; il < PROF_IL_COUNT; il++) {
+                    prof_l1hist *h = &pk->l1[(si * nc + ci) * PROF_IL_COUNT + (uint32_t)il];
+                    if (l1_hist(b, x, m, nsm, 1u << ci, il, &h->load, e))
+                        return -1;
+                }
         }
-        if (n == 0)
-            continue;
-        qsort(keys, n, sizeof *keys, cmp_skey);
-        for (size_t i = 0; i < n; i++) {
-            acc[i].line = b->l1[keys[i].idx].line;
-            acc[i].sectors = b->l1[keys[i].idx].sectors;
-        }
-        if (rd_measure(acc, n, h, e))
-            return -1;
     }
     return 0;
 }
 
 static int all_l1(pbuild *b, ge_err *e)
 {
-    profile *p = b->p;
-    skey *keys = malloc((b->nl1 ? b->nl1 : 1) * sizeof *keys);
-    rd_access *acc = malloc((b->nl1 ? b->nl1 : 1) * sizeof *acc);
-    if (!keys || !acc) {
-        free(keys);
-        free(acc);
-        return ge_errf(e, "out of memory (L1 reuse)");
-    }
+    size_t n = b->nl1 ? b->nl1 : 1;
+    if (n > UINT32_MAX - 1)
+        return ge_errf(e, "L1 log too long for the reuse histograms");
+    l1_scratch x = {malloc(n * sizeof *x.list), malloc(n * sizeof *x.keys), malloc(n * sizeof *x.ord),
+                    malloc(n * sizeof *x.tmp), malloc((n + 1) * sizeof *x.runs), malloc(n * sizeof *x.acc), {0}};
     int rc = 0;
+    if (!x.list || !x.keys || !x.ord || !x.tmp || !x.runs || !x.acc)
+        rc = ge_errf(e, "out of memory (L1 reuse)");
     size_t lo = 0;
-    for (uint32_t k = 0; k < p->nkernels && rc == 0; k++) {
+    for (uint32_t k = 0; k < b->p->nkernels && rc == 0; k++) {
         size_t hi = lo;
         while (hi < b->nl1 && b->l1[hi].kernel == k)
             hi++;
-        prof_kernel *pk = &p->k[k];
-        uint32_t wpc = pk->warps_per_cta ? pk->warps_per_cta : 1;
-        uint32_t n = 0;
-        for (uint32_t c = 1; c <= 32 && c * wpc <= MAX_WARPS_PER_SM; c *= 2)
-            n++;
-        n *= b->o->n_nsms * PROF_IL_COUNT;
-        pk->l1 = calloc(n ? n : 1, sizeof *pk->l1);
-        if (!pk->l1) {
-            rc = ge_errf(e, "out of memory");
-            break;
-        }
-        for (uint32_t si = 0; si < b->o->n_nsms && rc == 0; si++)
-            for (uint32_t c = 1; c <= 32 && c * wpc <= MAX_WARPS_PER_SM && rc == 0; c *= 2)
-                for (int il = 0; il < PROF_IL_COUNT && rc == 0; il++) {
-                    prof_l1hist *h = &pk->l1[pk->nl1++];
-                    h->nsm = b->o->nsms[si];
-                    h->ctas_per_sm = c;
-                    h->interleave = (uint32_t)il;
-                    rc = l1_hist(b, lo, hi, h->nsm, c, il, &h->load, keys, acc, e);
-                }
+        rc = kernel_l1(b, k, lo, hi, &x, e);
         lo = hi;
     }
-    free(keys);
-    free(acc);
+    free(x.list);
+    free(x.keys);
+    free(x.ord);
+    free(x.tmp);
+    free(x.runs);
+    free(x.acc);
+    rd_ws_free(&x.ws);
     return rc;
 }
 
@@ -134,6 +153,7 @@ static int all_l2(pbuild *b, ge_err *e)
     rd_access *acc = malloc((n ? n : 1) * sizeof *acc);
     uint32_t *bucket = malloc((n ? n : 1) * sizeof *bucket);
     rd_hist *tmp = calloc(2 * (size_t)p->nkernels + 1, sizeof *tmp);
+    rd_ws ws = {0};
     int rc = 0;
     if (!p->l2 || !acc || !bucket || !tmp) {
         rc = ge_errf(e, "out of memory (L2 reuse)");
@@ -157,7 +177,7 @@ static int all_l2(pbuild *b, ge_err *e)
             bucket[i] = 2u * r->kernel + r->store;
         }
         memset(tmp, 0, (2 * (size_t)p->nkernels + 1) * sizeof *tmp);
-        rc = rd_measure_multi(acc, bucket, n, tmp, scale, e);
+        rc = rd_measure_ws(&ws, acc, bucket, n, tmp, scale, e);
         for (uint32_t k = 0; k < p->nkernels; k++) {
             prof_l2hist *h = prof_l2(p, k, (uint32_t)j);
             h->concurrency = (uint32_t)w;
@@ -169,6 +189,7 @@ out:
     free(acc);
     free(bucket);
     free(tmp);
+    rd_ws_free(&ws);
     return rc;
 }
 

@@ -48,47 +48,54 @@ double rd_bin_distance(int bin)
 /* ---- measurement ---- */
 
 typedef struct line_slot {
-    uint64_t key;      /* line + 1; 0 = empty */
+    uint64_t key;      /* line + 1 */
     uint32_t last;     /* time of the line's latest access (+1) */
+    uint32_t gen;      /* the slot is in use by the measurement of this number (rd_ws.gen) */
     uint32_t sec[RD_SECTORS]; /* time of each sector's latest touch (+1), 0 = never */
 } line_slot;
 
-typedef struct {
-    line_slot *slots;
-    size_t cap, count;
-} line_map;
-
-static line_slot *map_get(line_map *m, uint64_t line, ge_err *e)
+/* The slot of `line` in the current measurement's map (open addressing;
+ * slots of earlier measurements count as empty), created if new. */
+static line_slot *map_get(rd_ws *w, uint64_t line, ge_err *e)
 {
-    if ((m->count + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? m->cap * 2 : 4096;
+    line_slot *slots = w->slots;
+    if ((w->count + 1) * 2 > w->cap) {
+        size_t ncap = w->cap ? w->cap * 2 : 4096;
         line_slot *ns = calloc(ncap, sizeof *ns);
         if (!ns) {
             ge_errf(e, "out of memory (reuse map of %zu lines)", ncap);
             return NULL;
         }
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->slots[i].key)
+        for (size_t i = 0; i < w->cap; i++) {
+            if (slots[i].gen != w->gen)
                 continue;
-            size_t h = ge_hash64(m->slots[i].key) & (ncap - 1);
-            while (ns[h].key)
+            size_t h = ge_hash64(slots[i].key) & (ncap - 1);
+            while (ns[h].gen == w->gen)
                 h = (h + 1) & (ncap - 1);
-            ns[h] = m->slots[i];
+            ns[h] = slots[i];
         }
-        free(m->slots);
-        m->slots = ns;
-        m->cap = ncap;
+        free(w->slots);
+        w->slots = slots = ns;
+        w->cap = ncap;
     }
     uint64_t k = line + 1;
-    size_t h = ge_hash64(k) & (m->cap - 1);
-    while (m->slots[h].key && m->slots[h].key != k)
-        h = (h + 1) & (m->cap - 1);
-    if (!m->slots[h].key) {
-        memset(&m->slots[h], 0, sizeof m->slots[h]);
-        m->slots[h].key = k;
-        m->count++;
+    size_t h = ge_hash64(k) & (w->cap - 1);
+    while (slots[h].gen == w->gen && slots[h].key != k)
+        h = (h + 1) & (w->cap - 1);
+    if (slots[h].gen != w->gen) {
+        memset(&slots[h], 0, sizeof slots[h]);
+        slots[h].key = k;
+        slots[h].gen = w->gen;
+        w->count++;
     }
-    return &m->slots[h];
+    return &slots[h];
+}
+
+void rd_ws_free(rd_ws *w)
+{
+    free(w->slots);
+    free(w->fw);
+    memset(w, 0, sizeof *w);
 }
 
 int rd_measure(const rd_access *acc, size_t n, rd_hist *h, ge_err *e)
@@ -99,25 +106,46 @@ int rd_measure(const rd_access *acc, size_t n, rd_hist *h, ge_err *e)
 int rd_measure_multi(const rd_access *acc, const uint32_t *bucket, size_t n, rd_hist *hists, double scale,
                      ge_err *e)
 {
+    rd_ws w = {0};
+    int rc = rd_measure_ws(&w, acc, bucket, n, hists, scale, e);
+    rd_ws_free(&w);
+    return rc;
+}
+
+int rd_measure_ws(rd_ws *w, const rd_access *acc, const uint32_t *bucket, size_t n, rd_hist *hists, double scale,
+                  ge_err *e)
+{
     if (n == 0)
         return 0;
     if (n >= UINT32_MAX - 1)
         return ge_errf(e, "reuse stream too long (%zu accesses)", n);
-    int32_t *fw = calloc(n + 1, sizeof *fw);
-    if (!fw)
-        return ge_errf(e, "out of memory (reuse tree of %zu)", n);
-    line_map m = {0};
-    int rc = 0;
+    if (n + 1 > w->fw_cap) {
+        int32_t *fw = realloc(w->fw, (n + 1) * sizeof *fw);
+        if (!fw)
+            return ge_errf(e, "out of memory (reuse tree of %zu)", n);
+        w->fw = fw;
+        w->fw_cap = n + 1;
+    }
+    int32_t *fw = w->fw;
+    memset(fw, 0, (n + 1) * sizeof *fw);
+    w->count = 0;
+    if (++w->gen == 0) { /* numbers wrapped: forget every slot */
+        if (w->slots)
+            memset(w->slots, 0, w->cap * sizeof(line_slot));
+        w->gen = 1;
+    }
     for (size_t i = 0; i < n; i++) {
         uint32_t t = (uint32_t)i + 1;
-        line_slot *ls = map_get(&m, acc[i].line, e);
-        if (!ls) {
-            rc = -1;
-            break;
-        }
-        int64_t upto = fenwick_sum(fw, t - 1);
+        /* The tree marks each line's latest access, all before t: their
+         * count is the number of lines seen so far. */
+        int64_t upto = (int64_t)w->count;
+        line_slot *ls = map_get(w, acc[i].line, e);
+        if (!ls)
+            return -1;
         rd_hist *h = &hists[bucket ? bucket[i] : 0];
         uint32_t smask = acc[i].sectors & ((1u << RD_SECTORS) - 1);
+        uint32_t sum_at = 0; /* sectors touched together share the sum */
+        int64_t sum = 0;
         for (uint32_t s = smask; s; s &= s - 1) {
             int b = __builtin_ctz(s);
             uint32_t ps = ls->sec[b];
@@ -125,7 +153,11 @@ int rd_measure_multi(const rd_access *acc, const uint32_t *bucket, size_t n, rd_
                 h->cold += scale;
                 continue;
             }
-            int64_t d = upto - fenwick_sum(fw, ps);
+            if (ps != sum_at) {
+                sum = fenwick_sum(fw, ps);
+                sum_at = ps;
+            }
+            int64_t d = upto - sum;
             if (ls->last > ps)
                 d -= 1; /* the line itself, touched since by another sector */
             double sd = (d < 0 ? 0 : (double)d) * scale;
@@ -141,9 +173,7 @@ int rd_measure_multi(const rd_access *acc, const uint32_t *bucket, size_t n, rd_
         fenwick_add(fw, n, t, 1);
         ls->last = t;
     }
-    free(m.slots);
-    free(fw);
-    return rc;
+    return 0;
 }
 
 /* ---- hit rates ---- */

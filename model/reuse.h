@@ -77,6 +77,20 @@ int rd_measure(const rd_access *acc, size_t n, rd_hist *h, ge_err *e);
 int rd_measure_multi(const rd_access *acc, const uint32_t *bucket, size_t n, rd_hist *hists, double scale,
                      ge_err *e);
 
+/* Memory that a series of measurements can share (the profiler measures
+ * hundreds of streams per kernel): zero-initialised, freed with
+ * rd_ws_free.  rd_measure_ws is rd_measure_multi in it. */
+typedef struct rd_ws {
+    void *slots; /* the line map */
+    size_t cap, count;
+    uint32_t gen; /* number of the current measurement */
+    int32_t *fw;  /* Fenwick tree */
+    size_t fw_cap;
+} rd_ws;
+int rd_measure_ws(rd_ws *w, const rd_access *acc, const uint32_t *bucket, size_t n, rd_hist *hists, double scale,
+                  ge_err *e);
+void rd_ws_free(rd_ws *w);
+
 /* Sector hit rate (0..1) of an LRU cache of `lines` lines in `sets` sets
  * (ways = lines / sets) for the accesses in h (cold sectors miss). */
 double rd_hit_rate(const rd_hist *h, uint64_t lines, uint32_t sets);

@@ -92,12 +92,70 @@ static void test_reuse_matches_lru(void **st)
     free(s);
 }
 
+/* Brute force: for each touched sector, the distinct other lines accessed
+ * since that sector's previous touch, and the accesses since. */
+static void brute_hist(const rd_access *s, size_t n, rd_hist *h)
+{
+    memset(h, 0, sizeof *h);
+    for (size_t i = 0; i < n; i++)
+        for (int b = 0; b < RD_SECTORS; b++) {
+            if (!(s[i].sectors >> b & 1))
+                continue;
+            size_t p = i;
+            while (p-- > 0)
+                if (s[p].line == s[i].line && (s[p].sectors >> b & 1))
+                    break;
+            if (p == (size_t)-1) {
+                h->cold += 1;
+                continue;
+            }
+            uint64_t d = 0;
+            for (size_t q = p + 1; q < i; q++) {
+                int seen = s[q].line == s[i].line;
+                for (size_t r = p + 1; r < q && !seen; r++)
+                    seen = s[r].line == s[q].line;
+                d += !seen;
+            }
+            h->bin[rd_bin_of(d)] += 1;
+            int tb = 63 - __builtin_clzll(i - p);
+            h->tbin[tb < RD_TBINS ? tb : RD_TBINS - 1] += 1;
+        }
+}
+
+/* Several streams measured in one workspace (as the profiler does), with
+ * partial sector masks, against brute force: a small stream after a larger
+ * one must not see the larger one's lines. */
+static void test_reuse_workspace_matches_brute_force(void **st)
+{
+    (void)st;
+    rd_ws ws = {0};
+    uint64_t x = 777;
+    const size_t lens[] = {600, 50, 1500, 1, 300};
+    for (size_t k = 0; k < sizeof lens / sizeof *lens; k++) {
+        size_t n = lens[k];
+        rd_access *s = malloc(n * sizeof *s);
+        for (size_t i = 0; i < n; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            s[i].line = (x >> 33) % (k % 2 ? 40 : 400);
+            s[i].sectors = (uint32_t)(x >> 20) & 0xf;
+        }
+        rd_hist a, b;
+        memset(&a, 0, sizeof a);
+        assert_int_equal(rd_measure_ws(&ws, s, NULL, n, &a, 1.0, NULL), 0);
+        brute_hist(s, n, &b);
+        assert_memory_equal(&a, &b, sizeof a);
+        free(s);
+    }
+    rd_ws_free(&ws);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reuse_aba),
         cmocka_unit_test(test_reuse_sectors),
         cmocka_unit_test(test_reuse_matches_lru),
+        cmocka_unit_test(test_reuse_workspace_matches_brute_force),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
