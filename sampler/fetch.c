@@ -152,6 +152,7 @@ static uint32_t fetch_warp(sim_gpu *g, sim_sm *sm, uint32_t w, uint32_t budget, 
 {
     sim_warp *wp = &sm->warp[w];
     uint32_t got = 0;
+    int head = wp->ib_n == 0; /* the first instruction delivered becomes the head */
     uint64_t line_bytes = g->cfg.l1i.line_bytes;
     uint64_t cur_line = SIM_NEVER;
     uint32_t hit_lat = g->cfg.l1i.latency_cycles ? g->cfg.l1i.latency_cycles : 1;
@@ -191,8 +192,11 @@ static uint32_t fetch_warp(sim_gpu *g, sim_sm *sm, uint32_t w, uint32_t budget, 
     }
     if (wp->fetch_done || wp->ib_n == g->ib_cap)
         sim_fetch_drop(sm, w);
-    if (got && now + hit_lat < sm->fetch_next)
-        sm->fetch_next = now + hit_lat; /* the new instructions become issuable */
+    /* The new head becomes issuable then (sim_warp_wait above: the SM's
+     * scan preceded this fetch).  Instructions behind a head are looked at
+     * when the head issues, in that step. */
+    if (got && head && now + hit_lat < sm->fetch_next)
+        sm->fetch_next = now + hit_lat;
     return got;
 }
 

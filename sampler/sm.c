@@ -205,7 +205,8 @@ static uint64_t issuable(sim_sm *sm, sim_sched_unit *su, uint32_t s, uint64_t no
  * soonest cycle one may become issuable; warps whose wait is over are
  * re-checked (and may join the ready set).  The result stays valid until a
  * wait ends or the waiting set changes, so it is cached (scan_until). */
-static int scan_waiting(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_t *soonest_out)
+static inline __attribute__((always_inline)) int scan_waiting(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now,
+                                                        uint64_t *soonest_out)
 {
     sim_sched_unit *su = &sm->sched[s];
     if (now < su->scan_until) {
@@ -291,6 +292,48 @@ static void sched_step(sim_gpu *g, sim_sm *sm, uint32_t s, uint64_t now, uint64_
     su->acct = now + 1;
 }
 
+/* A scheduler without warps whose last step found it idle (and no stale
+ * scan pending) would find it idle again and change nothing: its step is
+ * skipped, and sim_sm_account charges the cycles to KR_IDLE. */
+static int sched_idle(const sim_sched_unit *su)
+{
+    return !su->resident && su->last_cat == KR_IDLE && !su->last_lsu && su->scan_until == SIM_NEVER;
+}
+
+/* After a step that issued (or filled the I-cache), the SM used to be
+ * stepped again at the next cycle, `next`, to look at the warps that step
+ * changed.  That look is taken here instead: the waiting warps of every
+ * scheduler are scanned as of `next` (what that step's scan would do
+ * first).  If no warp is then ready, that step would issue nothing, and
+ * nor would any cycle before the soonest wake: each scheduler's category
+ * from `next` on is its scan's, and *wake gets the soonest wake.  1 if so;
+ * 0 if some warp is ready (the SM steps at `next`). */
+static int next_cycle_waits(sim_gpu *g, sim_sm *sm, uint64_t next, uint64_t *wake)
+{
+    uint8_t cat[SIM_MAX_SCHEDULERS];
+    for (uint32_t s = 0; s < g->nsched; s++) /* a scan only adds ready warps */
+        if (sm->sched[s].ready)
+            return 0;
+    for (uint32_t s = 0; s < g->nsched; s++) {
+        sim_sched_unit *su = &sm->sched[s];
+        if (sched_idle(su)) {
+            cat[s] = KR_IDLE;
+            continue;
+        }
+        uint64_t soonest;
+        cat[s] = (uint8_t)scan_waiting(g, sm, s, next, &soonest);
+        if (su->ready)
+            return 0;
+        if (soonest < *wake)
+            *wake = soonest;
+    }
+    for (uint32_t s = 0; s < g->nsched; s++) {
+        sm->sched[s].last_cat = cat[s];
+        sm->sched[s].last_lsu = 0;
+    }
+    return 1;
+}
+
 uint64_t sim_sm_cycle(sim_gpu *g, sim_sm *sm, uint64_t now)
 {
     sim_sm_account(g, sm, now);
@@ -302,7 +345,8 @@ uint64_t sim_sm_cycle(sim_gpu *g, sim_sm *sm, uint64_t now)
      * after the last to use them goes first (round-robin arbitration among
      * the sub-cores), so none is starved. */
     for (uint32_t i = 0, s = sm->arb; i < g->nsched; i++, s = s + 1 == g->nsched ? 0 : s + 1)
-        sched_step(g, sm, s, now, &wake);
+        if (!sched_idle(&sm->sched[s]))
+            sched_step(g, sm, s, now, &wake);
     sim_fetch(g, sm, now);
     if (sm->ctas == 0) { /* nothing resident: idle until a CTA arrives */
         for (uint32_t s = 0; s < g->nsched; s++) {
@@ -311,7 +355,7 @@ uint64_t sim_sm_cycle(sim_gpu *g, sim_sm *sm, uint64_t now)
         }
         return SIM_NEVER;
     }
-    if (sm->busy)
+    if (sm->busy && (sm->draining || !next_cycle_waits(g, sm, now + 1, &wake)))
         return now + 1;
     if (sm->retry_at < wake)
         wake = sm->retry_at;
