@@ -716,8 +716,8 @@ sim_mem *sim_mem_detailed_create(const gpu_config *cfg, const sim_mem_options *o
     m->backlog = ge_calloc(nsm, sizeof *m->backlog, e);
     m->rep_busy = ge_calloc((nsm + 63) / 64, sizeof *m->rep_busy, e);
     m->l2_busy = ge_calloc((cfg->l2.slices + 63) / 64, sizeof *m->l2_busy, e);
-    if (!m->mirror || !m->mfirst || !m->nmirror || !m->mweight || !m->l1 || !m->ready_at || !m->poked || !m->l2 || !m->chan ||
-        !m->backlog || !m->rep_busy || !m->l2_busy)
+    if (!m->mirror || !m->mfirst || !m->nmirror || !m->mweight || !m->l1 || !m->ready_at || !m->poked || !m->l2 ||
+        !m->chan || !m->backlog || !m->rep_busy || !m->l2_busy)
         goto fail;
     for (uint32_t a = 0; a < nsm; a++)
         m->ready_at[a] = UINT64_MAX;
