@@ -50,30 +50,31 @@ int sim_ldst_init(sim_sm *sm, ge_err *e)
 /* Bank cycles of a shared access: the most words any one bank must deliver. */
 static uint32_t shared_degree(const sim_gpu *g, uint32_t mask, const uint64_t *addr, uint32_t size, int atomic)
 {
-    uint32_t words[WS_WARP_SIZE * 4];
-    uint32_t n = 0, per_lane = size >= 4 ? (size + 3) / 4 : 1;
+    uint32_t per_lane = size >= 4 ? (size + 3) / 4 : 1;
     if (per_lane > 4)
         per_lane = 4;
+    /* the distinct words (lanes reading one word share it: a broadcast;
+     * atomics serialise on it instead), at most 128 in a 256-slot table */
+    uint32_t seen[256], banks = g->cfg.sm.shared_banks, count[256], degree = 0;
+    uint64_t used[4] = {0, 0, 0, 0};
+    memset(count, 0, banks * sizeof *count);
     for (uint32_t m = mask; m; m &= m - 1) {
         uint64_t w0 = addr[__builtin_ctz(m)] / 4;
         for (uint32_t k = 0; k < per_lane; k++) {
             uint32_t v = (uint32_t)(w0 + k);
-            uint32_t j = n++; /* insertion sort: lanes usually ascend */
-            while (j > 0 && words[j - 1] > v) {
-                words[j] = words[j - 1];
-                j--;
+            if (!atomic) {
+                uint32_t h = (v * 2654435761u) >> 24;
+                while (used[h >> 6] >> (h & 63) & 1 && seen[h] != v)
+                    h = (h + 1) & 255;
+                if (used[h >> 6] >> (h & 63) & 1)
+                    continue;
+                used[h >> 6] |= 1ull << (h & 63);
+                seen[h] = v;
             }
-            words[j] = v;
+            uint32_t c = ++count[v % banks];
+            if (c > degree)
+                degree = c;
         }
-    }
-    uint32_t banks = g->cfg.sm.shared_banks, count[256], degree = 0;
-    memset(count, 0, banks * sizeof *count);
-    for (uint32_t i = 0; i < n; i++) {
-        if (!atomic && i && words[i] == words[i - 1])
-            continue; /* broadcast */
-        uint32_t c = ++count[words[i] % banks];
-        if (c > degree)
-            degree = c;
     }
     return degree ? degree : 1;
 }

@@ -147,14 +147,8 @@ typedef struct sim_sched_unit {
     void *pol;               /* policy state */
     uint64_t resident;       /* local warps present */
     uint64_t ready;          /* warps whose head instruction can issue once its unit is free */
-    uint64_t umask[ISA_UNIT_COUNT]; /* ready warps by the unit their head instruction needs */
-    uint32_t units;          /* bit u set if umask[u] may be non-empty (cleared lazily by sm.c, issuable) */
-    uint64_t rmask[3];       /* ready warps by SIM_RES_* of their head instruction */
-    uint64_t longw;          /* local warps waiting on a load, barrier or fence */
-    uint64_t wake[SIM_SCHED_MAX_WARPS]; /* head instruction cannot issue before this cycle */
-    uint8_t cat[SIM_SCHED_MAX_WARPS];   /* kr_stall charged while wake > now */
-    uint64_t age[SIM_SCHED_MAX_WARPS];
-    uint64_t *bank_free;     /* per register-file bank: next free read slot (cycle * ports + port) */
+    /* What every SM step reads of every scheduler (sim_sm_account, the
+     * idle check in sm.c) sits here, in the struct's first host cache line. */
     uint64_t acct;           /* CPI stack charged up to (not incl.) this cycle */
     /* The waiting warps' scan result (sm.c, sched_step): the worst category
      * and the soonest wake, valid while now < scan_until.  Any change to
@@ -163,6 +157,14 @@ typedef struct sim_sched_unit {
     uint8_t scan_cat;
     uint8_t last_cat;        /* category of the last processed cycle */
     uint8_t last_lsu;        /* ... and it was structural with a ready warp waiting for the LSU */
+    uint64_t umask[ISA_UNIT_COUNT]; /* ready warps by the unit their head instruction needs */
+    uint32_t units;          /* bit u set if umask[u] may be non-empty (cleared lazily by sm.c, issuable) */
+    uint64_t rmask[3];       /* ready warps by SIM_RES_* of their head instruction */
+    uint64_t longw;          /* local warps waiting on a load, barrier or fence */
+    uint64_t wake[SIM_SCHED_MAX_WARPS]; /* head instruction cannot issue before this cycle */
+    uint8_t cat[SIM_SCHED_MAX_WARPS];   /* kr_stall charged while wake > now */
+    uint64_t age[SIM_SCHED_MAX_WARPS];
+    uint64_t *bank_free;     /* per register-file bank: next free read slot (cycle * ports + port) */
 } sim_sched_unit;
 
 /* An I-cache fill in flight: fetched from the memory system in `parts`

@@ -224,7 +224,8 @@ static void test_icache(void **st)
 
 typedef struct memprog {
     int n;
-    int kind;       /* 0: dependent global loads (pointer chase); 1: shared loads, stride words */
+    int kind;       /* 0: dependent global loads (pointer chase); 1: shared loads, stride words; 2: the
+                     * same as shared atomics */
     uint32_t stride;
 } memprog;
 
@@ -238,7 +239,8 @@ static int gen_mem(void *ctx, uint64_t index, ws_cta *c, ge_err *e)
         if (p->kind == 0)
             synth_mem(c, ISA_OP_LD_GLOBAL, 1, 1, 0x10000 + 4096ull * i, 0, 8, 1);
         else
-            synth_mem(c, ISA_OP_LD_SHARED, 10 + i % 40, 2, 0, 4 * (int64_t)p->stride, 4, FULL);
+            synth_mem(c, p->kind == 1 ? ISA_OP_LD_SHARED : ISA_OP_ATOM_SHARED, 10 + i % 40, 2, 0,
+                      4 * (int64_t)p->stride, 4, FULL);
     }
     synth_op(c, ISA_OP_EXIT, -1, -1, -1, -1, FULL);
     return 0;
@@ -298,6 +300,39 @@ static void test_shared_bank_conflicts(void **st)
     for (int i = 3; i < 6; i++)
         if (!(cyc[i] > ICOLD + 64.0 * strides[i] && cyc[i] < ICOLD + 64.0 * strides[i] + 60))
             fail_msg("stride %u: %.0f cycles", strides[i], cyc[i]);
+}
+
+/* Lanes that read one shared word share it (a broadcast: one bank cycle);
+ * atomics on one word serialise (32 cycles); on 32 consecutive words
+ * neither conflicts. */
+static void test_shared_broadcast_and_atomics(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    synth_config("test_volta.cfg", &cfg);
+    sim_options o = perfect();
+    const struct {
+        int kind;
+        uint32_t stride;
+        double conflicts; /* per instruction */
+    } cases[] = {{1, 0, 0}, {2, 0, 31}, {2, 1, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        memprog p = {64, cases[i].kind, cases[i].stride};
+        synth_kernel k;
+        synth_kernel_init(&k, "shm", 1, 32, 64, 0, gen_mem, &p);
+        kresult r;
+        sim_gpu *g = sim_create(&cfg, &o, NULL);
+        assert_non_null(g);
+        sim_cta_feed f = synth_feed(&k);
+        ge_err e;
+        if (sim_kernel(g, &k.k, &f, &r, &e))
+            fail_msg("%s", e.msg);
+        const sim_detail *d = sim_last_detail(g);
+        if (d->shared_conflict_cycles != 64.0 * cases[i].conflicts)
+            fail_msg("case %zu: %.0f conflict cycles, expected %.0f", i, d->shared_conflict_cycles,
+                     64.0 * cases[i].conflicts);
+        sim_destroy(g);
+    }
 }
 
 /* ---- barriers ---- */
@@ -479,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_icache),
         cmocka_unit_test(test_pointer_chase_perfect),
         cmocka_unit_test(test_shared_bank_conflicts),
+        cmocka_unit_test(test_shared_broadcast_and_atomics),
         cmocka_unit_test(test_barrier),
         cmocka_unit_test(test_deterministic_and_skip_exact),
         cmocka_unit_test(test_interval_windows),
