@@ -267,31 +267,38 @@ static void test_pointer_chase_perfect(void **st)
     check_cpi_sum(&cfg, &r, cfg.gpu.sm_count);
 }
 
+/* One warp running program p under perfect memory: its result and the
+ * simulator's detail (shared_conflict_cycles). */
+static void run_memprog(const gpu_config *cfg, memprog p, kresult *r, sim_detail *d)
+{
+    sim_options o = perfect();
+    synth_kernel k;
+    synth_kernel_init(&k, "shm", 1, 32, 64, 0, gen_mem, &p);
+    sim_gpu *g = sim_create(cfg, &o, NULL);
+    assert_non_null(g);
+    sim_cta_feed f = synth_feed(&k);
+    ge_err e;
+    if (sim_kernel(g, &k.k, &f, r, &e))
+        fail_msg("%s", e.msg);
+    *d = *sim_last_detail(g);
+    sim_destroy(g);
+}
+
 /* Shared loads with a stride of s words: degree gcd(s, 32) bank cycles each. */
 static void test_shared_bank_conflicts(void **st)
 {
     (void)st;
     gpu_config cfg;
     synth_config("test_volta.cfg", &cfg);
-    sim_options o = perfect();
     double cyc[6];
     uint32_t strides[6] = {1, 2, 4, 8, 16, 32};
     for (int i = 0; i < 6; i++) {
-        memprog p = {64, 1, strides[i]};
-        synth_kernel k;
-        synth_kernel_init(&k, "shm", 1, 32, 64, 0, gen_mem, &p);
         kresult r;
-        sim_gpu *g = sim_create(&cfg, &o, NULL);
-        assert_non_null(g);
-        sim_cta_feed f = synth_feed(&k);
-        ge_err e;
-        if (sim_kernel(g, &k.k, &f, &r, &e))
-            fail_msg("%s", e.msg);
-        const sim_detail *d = sim_last_detail(g);
-        assert_true(d->shared_conflict_cycles == 64.0 * (strides[i] - 1));
+        sim_detail d;
+        run_memprog(&cfg, (memprog){64, 1, strides[i]}, &r, &d);
+        assert_true(d.shared_conflict_cycles == 64.0 * (strides[i] - 1));
         assert_true(r.act.c[ACT_SHARED_READS] == 64.0 * strides[i]);
         cyc[i] = r.cycles;
-        sim_destroy(g);
     }
     /* the LSU issues one memory instruction per 4 cycles (latency.mem.ii), so
      * up to 4-way conflicts are hidden (only the last access's s - 1 extra
@@ -310,28 +317,18 @@ static void test_shared_broadcast_and_atomics(void **st)
     (void)st;
     gpu_config cfg;
     synth_config("test_volta.cfg", &cfg);
-    sim_options o = perfect();
     const struct {
         int kind;
         uint32_t stride;
         double conflicts; /* per instruction */
     } cases[] = {{1, 0, 0}, {2, 0, 31}, {2, 1, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        memprog p = {64, cases[i].kind, cases[i].stride};
-        synth_kernel k;
-        synth_kernel_init(&k, "shm", 1, 32, 64, 0, gen_mem, &p);
         kresult r;
-        sim_gpu *g = sim_create(&cfg, &o, NULL);
-        assert_non_null(g);
-        sim_cta_feed f = synth_feed(&k);
-        ge_err e;
-        if (sim_kernel(g, &k.k, &f, &r, &e))
-            fail_msg("%s", e.msg);
-        const sim_detail *d = sim_last_detail(g);
-        if (d->shared_conflict_cycles != 64.0 * cases[i].conflicts)
-            fail_msg("case %zu: %.0f conflict cycles, expected %.0f", i, d->shared_conflict_cycles,
+        sim_detail d;
+        run_memprog(&cfg, (memprog){64, cases[i].kind, cases[i].stride}, &r, &d);
+        if (d.shared_conflict_cycles != 64.0 * cases[i].conflicts)
+            fail_msg("case %zu: %.0f conflict cycles, expected %.0f", i, d.shared_conflict_cycles,
                      64.0 * cases[i].conflicts);
-        sim_destroy(g);
     }
 }
 
