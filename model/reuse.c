@@ -100,14 +100,8 @@ void rd_ws_free(rd_ws *w)
 
 int rd_measure(const rd_access *acc, size_t n, rd_hist *h, ge_err *e)
 {
-    return rd_measure_multi(acc, NULL, n, h, 1.0, e);
-}
-
-int rd_measure_multi(const rd_access *acc, const uint32_t *bucket, size_t n, rd_hist *hists, double scale,
-                     ge_err *e)
-{
     rd_ws w = {0};
-    int rc = rd_measure_ws(&w, acc, bucket, n, hists, scale, e);
+    int rc = rd_measure_ws(&w, acc, NULL, n, h, 1.0, e);
     rd_ws_free(&w);
     return rc;
 }

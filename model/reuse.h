@@ -68,18 +68,9 @@ double rd_bin_hi(int bin); /* exclusive */
  * cleared, so several streams can be accumulated). */
 int rd_measure(const rd_access *acc, size_t n, rd_hist *h, ge_err *e);
 
-/* The same over one stream whose accesses are attributed to several
- * histograms: access i counts into hists[bucket[i]].  `scale` multiplies
- * every measured distance and count, for streams that were sampled by line
- * hash at rate 1/scale (SHARDS, Waldspurger et al., FAST 2015): a sampled
- * stream of lines with hash below the threshold preserves distances in
- * expectation after scaling. */
-int rd_measure_multi(const rd_access *acc, const uint32_t *bucket, size_t n, rd_hist *hists, double scale,
-                     ge_err *e);
-
 /* Memory that a series of measurements can share (the profiler measures
  * hundreds of streams per kernel): zero-initialised, freed with
- * rd_ws_free.  rd_measure_ws is rd_measure_multi in it. */
+ * rd_ws_free. */
 typedef struct rd_ws {
     void *slots; /* the line map */
     size_t cap, count;
@@ -87,6 +78,13 @@ typedef struct rd_ws {
     int32_t *fw;  /* Fenwick tree */
     size_t fw_cap;
 } rd_ws;
+/* rd_measure in w, over one stream whose accesses are attributed to
+ * several histograms: access i counts into hists[bucket[i]] (bucket NULL:
+ * all into hists[0]).  `scale` multiplies every measured distance and
+ * count, for streams that were sampled by line hash at rate 1/scale
+ * (SHARDS, Waldspurger et al., FAST 2015): a sampled stream of lines with
+ * hash below the threshold preserves distances in expectation after
+ * scaling. */
 int rd_measure_ws(rd_ws *w, const rd_access *acc, const uint32_t *bucket, size_t n, rd_hist *hists, double scale,
                   ge_err *e);
 void rd_ws_free(rd_ws *w);
