@@ -29,7 +29,8 @@ static void usage(FILE *f)
             "  --seed S           input seed (default 1)\n"
             "  -o, --output FILE  profile file to write (required)\n"
             "  --sms LIST         SM counts to prepare L1 histograms for, comma-separated\n"
-            "                     (default: 15,30,80,108,132, the shipped configs)\n"
+            "                     (default: 1,15,30,80,108,132: one SM, which the hybrid\n"
+            "                     compares its samples with, and the shipped configs)\n"
             "  --sample N         sample CTAs kept per kernel for hybrid mode (default 64)\n"
             "  -h, --help         this help\n");
 }

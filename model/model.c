@@ -366,6 +366,12 @@ double model_resident_ctas(const gpu_config *cfg, const profile *p, uint32_t k)
     return (double)occ.ctas_per_sm * cfg->gpu.sm_count;
 }
 
+double model_l1_dealing_shift(const gpu_config *cfg, const char *scheduler, const profile *p, uint32_t k,
+                              double ctas_per_sm)
+{
+    return mm_l1_dealing_shift(&p->k[k], cfg, ctas_per_sm, interleave_of(model_policy_of(scheduler)));
+}
+
 int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p, uint32_t k,
                  const model_params *mp, const model_scenario *sc, kresult *out, model_detail *d, ge_err *e)
 {
@@ -408,7 +414,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
      * below) excludes the reuses that find their line still in flight */
     double sched_n = cfg->sm.schedulers;
     double recent = 0;
-    double h1m = mm_l1_hit(pk, cfg, c, il, 0, &recent);
+    int runs = sc && sc->neighbour_runs;
+    double h1m = mm_l1_hit(pk, cfg, runs, c, il, 0, &recent);
     double h1 = mp->l1_filter >= 0 ? mp->l1_filter : h1m;
     double load_sec = sum_ops(t.op_sectors, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD);
     double store_sec = sum_ops(t.op_sectors, SP(GLOBAL) | SP(LOCAL), ISA_F_STORE);
@@ -608,7 +615,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         if (mp->l1_hit >= 0) {
             h1lat = mp->l1_hit;
         } else {
-            mm_l1_hit(pk, cfg, c, il, miss_lat * lsu_rate, &recent);
+            mm_l1_hit(pk, cfg, runs, c, il, miss_lat * lsu_rate, &recent);
             h1lat = h1 - recent > 0 ? h1 - recent : 0;
         }
         if (mp->load_latency >= 0)

@@ -83,6 +83,18 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
  * (prof_age_at). */
 double model_resident_ctas(const gpu_config *cfg, const profile *p, uint32_t k);
 
+/* How much lower (<= 0) the L1 sector hit rate of kernel k's loads is
+ * with its CTAs dealt to cfg's SMs as a GPU deals them (CTA i on SM i mod
+ * SMs) than with each SM running consecutive CTAs, as a hybrid sample does;
+ * ctas_per_sm resident on each.  From the profile's L1 histograms for cfg's
+ * SM count and for one SM, both read as a fully associative cache of the
+ * L1's capacity: the dealing changes which lines the CTAs of an SM share (a
+ * stencil's halo, a matrix row), and set placement is left to what the
+ * sample measured.  0 when the profile has no one-SM histograms (written
+ * before 2026-11-28). */
+double model_l1_dealing_shift(const gpu_config *cfg, const char *scheduler, const profile *p, uint32_t k,
+                              double ctas_per_sm);
+
 /* ---- pieces, exposed for tests ---- */
 
 /* Per-instruction latency classes resolved for one design. */

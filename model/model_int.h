@@ -14,9 +14,14 @@ typedef struct mm_path {
 } mm_path;
 
 /* L1 sector hit rate of loads (traffic); *recent gets the share of loads
- * that reuse a sector touched within `window` accesses (in flight). */
-double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_sm, int il, double window,
-                 double *recent);
+ * that reuse a sector touched within `window` accesses (in flight).  The
+ * CTAs are dealt to the SMs as on a GPU of cfg's SM count, or, with
+ * neighbour_runs, as runs of consecutive CTAs on one SM (a hybrid sample),
+ * when the profile measured that (its SM count 1; else as on the GPU). */
+double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, int neighbour_runs, double ctas_per_sm, int il,
+                 double window, double *recent);
+/* model_l1_dealing_shift for one kernel and interleaving (prof_interleave). */
+double mm_l1_dealing_shift(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_sm, int il);
 /* L2 sector hit rates of loads and of stores (all accesses, before L1 filtering). */
 void mm_l2_hits(const profile *p, uint32_t k, const gpu_config *cfg, double concurrency, double *load,
                 double *store);

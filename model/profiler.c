@@ -38,8 +38,9 @@ void prof_options_default(prof_options *o)
 {
     memset(o, 0, sizeof *o);
     /* SM counts of the shipped configs: GTX 480 15, RTX 2060 30, V100 80,
-     * A100 108, H100 SXM 132 (see configs/). */
-    static const uint32_t sms[] = {15, 30, 80, 108, 132};
+     * A100 108, H100 SXM 132 (see configs/); and 1, every CTA on one SM,
+     * which is how a hybrid sample deals its runs of neighbouring CTAs. */
+    static const uint32_t sms[] = {1, 15, 30, 80, 108, 132};
     o->n_nsms = sizeof sms / sizeof *sms;
     memcpy(o->nsms, sms, sizeof sms);
     o->l1_sms = 4;

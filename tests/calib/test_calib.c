@@ -608,6 +608,83 @@ static void test_sample_rounds(void **st)
     }
 }
 
+/* A sample's L1 rates on a GPU's dealing (hybrid.c, sample_and_fit): CTA c
+ * of a 1-D stencil reads its own line and its right neighbour's.  A hybrid
+ * sample runs neighbouring CTAs on one SM, which hit in its L1 on every
+ * line they share (about half the sectors); a GPU deals CTA c to SM c mod
+ * 80, where nothing is shared in an L1 and the second reader of a line
+ * finds it in the L2.  The model sees both dealings in the profile's L1
+ * histograms (one SM, and the GPU's SM count); the calibration must carry
+ * the GPU's rate into the whole kernel and move what the sample's L1 caught
+ * to the L2 (dropping either shift fails this). */
+static void halo_source(synth_source *s)
+{
+    synth_init(s, "halo", 2560, 32, 32);
+    for (uint32_t c = 0; c < 2560; c++) {
+        for (uint32_t i = 0; i < 2; i++) {
+            ws_inst *ld = synth_add_mem(s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu, 0x1000000 + (uint64_t)(c + i) * 128, 4, 4);
+            ld->ndst = 1;
+            ld->dst[0] = (uint16_t)(1 + i);
+        }
+        ws_inst *f = synth_add(s, c, 0, ISA_OP_FP32_FMA, 0xffffffffu);
+        f->nsrc = 2;
+        f->src[0] = 1;
+        f->src[1] = 2;
+        synth_add(s, c, 0, ISA_OP_EXIT, 0xffffffffu);
+    }
+}
+
+static void test_l1_dealing(void **st)
+{
+    (void)st;
+    synth_source s;
+    halo_source(&s);
+    profile p;
+    profile_of(&s, 1, &p);
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    model_params base;
+    model_params_default(&base);
+    model_scenario runs = {1, 32, NULL, 0, 1};
+    kresult r;
+    model_detail gpu, one;
+    assert_int_equal(model_kernel(&cfg, cfg.sm.scheduler, &p, 0, &base, NULL, &r, &gpu, &e), 0);
+    assert_int_equal(model_kernel(&cfg, cfg.sm.scheduler, &p, 0, &base, &runs, &r, &one, &e), 0);
+    est_options o;
+    est_options_default(&o);
+    est_kernel *h;
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &h, &e), 0);
+    const model_params *mp = &h[0].cal.params;
+    printf("model L1 filter: GPU dealing %.3f, one SM %.3f; hybrid L1 hit %.3f, filter %.3f, L2 hit %.3f\n",
+           gpu.l1_filter, one.l1_filter, mp->l1_hit, mp->l1_filter, mp->l2_hit);
+    assert_true(gpu.l1_filter < 0.05);
+    assert_true(one.l1_filter > 0.4 && one.l1_filter < 0.55);
+    double shift = model_l1_dealing_shift(&cfg, cfg.sm.scheduler, &p, 0, 32);
+    assert_true(shift < -0.4 && shift > -0.55);
+    /* a profile without the one-SM histograms (older ones) shifts nothing */
+    prof_options po;
+    prof_options_default(&po);
+    po.keep_all_bytes = 1;
+    po.max_sample = 16;
+    po.n_nsms = 1;
+    po.nsms[0] = 80;
+    profile q;
+    synth_source s2;
+    halo_source(&s2);
+    assert_int_equal(prof_build(&s2.base, &po, "calib", 0, 1, &q, &e), 0);
+    synth_free(&s2);
+    assert_true(model_l1_dealing_shift(&cfg, cfg.sm.scheduler, &q, 0, 32) == 0);
+    prof_free(&q);
+    assert_false(h[0].simulated_full);
+    assert_true(mp->l1_filter >= 0 && mp->l1_filter < 0.1);
+    assert_true(mp->l1_hit >= 0 && mp->l1_hit < 0.1);
+    assert_true(mp->l2_hit > 0.35); /* measured by the background run: the sample's own L2 sees its runs' misses */
+    free(h);
+    prof_free(&p);
+    synth_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -616,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_needs_ctas), cmocka_unit_test(test_burst_error_term), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
         cmocka_unit_test(test_sample_rounds), cmocka_unit_test(test_row_hit_error_term),
+        cmocka_unit_test(test_l1_dealing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
