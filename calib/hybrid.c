@@ -567,7 +567,8 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
      * kernel gets them shifted by the model's difference between the two
      * dealings, and what the sample's L1 caught beyond the GPU's goes to
      * the L2, where a neighbour CTA on another SM has just brought it. */
-    double shift = model_l1_dealing_shift(cfg, sched, p, k, (double)(per_sm < occ.ctas_per_sm ? per_sm : occ.ctas_per_sm));
+    double resident = (double)(per_sm < occ.ctas_per_sm ? per_sm : occ.ctas_per_sm);
+    double shift = model_l1_dealing_shift(cfg, sched, p, k, resident);
     if (cal->params.l1_hit >= 0)
         cal->params.l1_hit = fmin(1, fmax(0, cal->params.l1_hit + shift));
     if (cal->params.l1_filter >= 0) {
