@@ -127,7 +127,7 @@ void synth_build_kernel(synth_source *s, uint32_t nctas)
         }
 }
 
-void synth_build_prologue(synth_source *s, uint32_t nctas, int interleaved)
+void synth_build_prologue(synth_source *s, uint32_t nctas, int mode)
 {
     synth_init(s, "prologue", nctas, 64, 16);
     for (uint32_t c = 0; c < nctas; c++)
@@ -137,12 +137,24 @@ void synth_build_prologue(synth_source *s, uint32_t nctas, int interleaved)
                                             0x1000000 + (((uint64_t)c * 2 + w) * 8 + i) * 128, 4, 4);
                 ld->ndst = 1;
                 ld->dst[0] = (uint16_t)(1 + i);
-                if (interleaved || i == 7)
-                    for (uint32_t u = interleaved ? i : 0; u <= i; u++) {
+                if (mode >= 2) { /* a tile: the value goes to shared memory at once */
+                    ws_inst *st = synth_add_mem(s, c, w, ISA_OP_ST_SHARED, 0xffffffffu, (uint64_t)i * 128, 4, 4);
+                    st->nsrc = 1;
+                    st->src[0] = (uint16_t)(1 + i);
+                    if (mode == 3 && i == 0)
+                        synth_add(s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
+                }
+                if (mode == 1 || (mode == 0 && i == 7))
+                    for (uint32_t u = mode ? i : 0; u <= i; u++) {
                         ws_inst *f = synth_add(s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
                         f->nsrc = 1;
                         f->src[0] = (uint16_t)(1 + u);
                     }
+            }
+            if (mode >= 2) {
+                synth_add(s, c, w, ISA_OP_BARRIER, 0xffffffffu);
+                for (uint32_t u = 0; u < 8; u++)
+                    synth_add(s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
             }
             synth_add(s, c, w, ISA_OP_EXIT, 0xffffffffu);
         }

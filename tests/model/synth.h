@@ -32,9 +32,11 @@ void synth_add_load_use(synth_source *s, uint32_t c, uint32_t w, uint64_t base);
  * bank-conflicted shared store (synth.c). */
 void synth_build_kernel(synth_source *s, uint32_t nctas);
 /* The launch-burst kernel ("prologue"): nctas CTAs of 2 warps, each warp 8
- * coalesced loads of its own lines into r1..r8 and an FMA per loaded
- * register; interleaved = 0 issues all loads before the first use, 1 uses
- * each load right after it. */
-void synth_build_prologue(synth_source *s, uint32_t nctas, int interleaved);
+ * coalesced loads of its own lines into r1..r8.  mode 0 issues all loads
+ * before the first use (one FMA per loaded register), 1 uses each load
+ * right after it; 2 stores each loaded value to shared memory at once and
+ * computes after a barrier (a tile load), 3 as 2 with an FMA after the
+ * first store. */
+void synth_build_prologue(synth_source *s, uint32_t nctas, int mode);
 
 #endif

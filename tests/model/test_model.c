@@ -278,9 +278,11 @@ static void test_tail(void **st)
 /* The first generation's prologue: 640 CTAs of 2 warps (all resident on
  * V100) each load 8 lines and only then use them, so every load line is in
  * the launch's burst (share 1); the same loads each used at once put only
- * the first of the 8 there (1/8).  A burst longer than a load's latency is
- * waited out before the rest of the SM time overlaps the rest of the
- * memory traffic. */
+ * the first of the 8 there (1/8).  Loads whose values go straight to shared
+ * memory until a barrier are a tile load, all of it in the burst (1); an
+ * FMA between them ends the prologue at the first wait (1/8).  A burst
+ * longer than a load's latency is waited out before the rest of the SM
+ * time overlaps the rest of the memory traffic. */
 static void test_prologue_burst(void **st)
 {
     (void)st;
@@ -289,9 +291,10 @@ static void test_prologue_burst(void **st)
     assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
     prof_options o;
     prof_options_default(&o);
-    for (int interleaved = 0; interleaved < 2; interleaved++) {
+    for (int mode = 0; mode < 4; mode++) {
+        int interleaved = mode == 1 || mode == 3;
         synth_source s;
-        synth_build_prologue(&s, 640, interleaved);
+        synth_build_prologue(&s, 640, mode);
         profile p;
         assert_int_equal(prof_build(&s.base, &o, "prologue", 0, 1, &p, &e), 0);
         kresult r;
@@ -299,10 +302,10 @@ static void test_prologue_burst(void **st)
         assert_int_equal(model_kernel(&cfg, "gto", &p, 0, NULL, NULL, &r, &d, &e), 0);
         double want = interleaved ? 1.0 / 8 : 1.0;
         if (fabs(d.burst - want) > 1e-9)
-            fail_msg("interleaved %d: burst share %.4f, want %.4f", interleaved, d.burst, want);
+            fail_msg("mode %d: burst share %.4f, want %.4f", mode, d.burst, want);
         double mem = fmax(d.t_dram, fmax(d.t_l2, d.t_noc));
         assert_true(fabs(d.t_burst - want * mem) < 1e-9 * mem);
-        if (!interleaved) { /* 10240 lines: longer than a load's latency */
+        if (mode == 0) { /* 10240 lines: longer than a load's latency */
             assert_true(d.t_burst > d.load_latency);
             double q = 1 - d.burst, pw = 6;
             double rest = pow(pow(d.t_sm - d.load_latency, pw) + pow(q * d.t_dram, pw) + pow(q * d.t_l2, pw) +
