@@ -297,12 +297,6 @@ static double overlap(double pw, double t_sm, double share, double t_dram, doubl
     return pow(pow(t_sm, pw) + pow(share * t_dram, pw) + pow(share * t_l2, pw) + pow(share * t_noc, pw), 1.0 / pw);
 }
 
-/* The share of a kernel's global and local load lines that its warps issue
- * before their first instruction that waits for a load (the prologue),
- * over the representative warps by weight.  A warp that, after that wait,
- * only moves data (tile_op) until a barrier is still loading its CTA's
- * tiles: its prologue runs to the barrier (hotspot stores each loaded value
- * to shared memory, which waits for the load, and loads the next). */
 /* What a tile load does besides loading: store to shared memory, compute
  * addresses, branch.  (A shared atomic, as in a shared histogram's loop,
  * is work: its loop's loads are not a prologue.) */
@@ -316,6 +310,12 @@ static int tile_op(uint8_t op)
     return (inf->flags & ISA_F_LOAD) && !(inf->flags & ISA_F_ATOMIC) && (SP(GLOBAL) | SP(LOCAL)) & (1u << inf->space);
 }
 
+/* The share of a kernel's global and local load lines that its warps issue
+ * before their first instruction that waits for a load (the prologue),
+ * over the representative warps by weight.  A warp that, after that wait,
+ * only moves data (tile_op) until a barrier is still loading its CTA's
+ * tiles: its prologue runs to the barrier (hotspot stores each loaded value
+ * to shared memory, which waits for the load, and loads the next). */
 static double prologue_share(const prof_kernel *pk)
 {
     double pro = 0, all = 0;
