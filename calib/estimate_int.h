@@ -43,5 +43,10 @@ const u64set *est_cache_shared_lines(est_cache *c, const gpu_config *cfg, uint32
 int est_cache_for(const est_cache *c, const profile *p);
 size_t est_cache_size(const est_cache *c); /* entries made so far */
 int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_kernel *out, ge_err *e);
+/* A sample's L1 hit rate and filter shifted by the model's difference
+ * between the GPU's dealing and the sample's (shift <= 0), and the hits
+ * they lose added to the L2 hit rate, of which `below` sectors per load
+ * sector reached the L2 in the sample (dealing.c). */
+void est_dealing_shift(model_params *mp, double shift, double below);
 
 #endif

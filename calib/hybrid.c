@@ -560,23 +560,10 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     }
     if (!fitted && calibrate(cfg, sched, p, k, &cal->params, &sc, st, e))
         goto out;
-    /* The sample's L1 rates were measured on runs of neighbouring CTAs,
-     * which on a GPU run on different SMs: where neighbours share lines (a
-     * stencil's halo, a matrix row) the sample hits in its L1 where the
-     * GPU's SMs do not.  The fit above used them as measured; the whole
-     * kernel gets them shifted by the model's difference between the two
-     * dealings, and what the sample's L1 caught beyond the GPU's goes to
-     * the L2, where a neighbour CTA on another SM has just brought it. */
+    /* the sample's L1 rates on the GPU's dealing (dealing.c) */
     double resident = (double)(per_sm < occ.ctas_per_sm ? per_sm : occ.ctas_per_sm);
-    double shift = model_l1_dealing_shift(cfg, sched, p, k, resident);
-    if (cal->params.l1_hit >= 0)
-        cal->params.l1_hit = fmin(1, fmax(0, cal->params.l1_hit + shift));
-    if (cal->params.l1_filter >= 0) {
-        double f = cal->params.l1_filter, f2 = fmin(1, fmax(0, f + shift));
-        if (cal->params.l2_hit >= 0 && f2 < f)
-            cal->params.l2_hit = fmin(1, (cal->params.l2_hit * (1 - f) + (f - f2)) / (1 - f2));
-        cal->params.l1_filter = f2;
-    }
+    est_dealing_shift(&cal->params, model_l1_dealing_shift(cfg, sched, p, k, resident),
+                      st[T_L1_SECTORS] > 0 ? st[T_L2_SECTORS] / st[T_L1_SECTORS] : 0);
     cal->sample_cycles = st[T_CYCLES];
     cal->sample_ctas = (double)n;
     double samp = stratified_cv(pk, per_cluster);

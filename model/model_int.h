@@ -13,7 +13,7 @@ typedef struct mm_path {
     double dram_bw, l2_bw, noc_bw;
 } mm_path;
 
-/* L1 sector hit rate of loads (traffic); *recent gets the share of loads
+/* L1 sector hit rate of loads (traffic; by line for an L1 of whole lines); *recent gets the share of loads
  * that reuse a sector touched within `window` accesses (in flight).  The
  * CTAs are dealt to the SMs as on a GPU of cfg's SM count, or, with
  * neighbour_runs, as runs of consecutive CTAs on one SM (a hybrid sample),

@@ -33,7 +33,7 @@
 #include "reuse.h"
 #include "wstream.h"
 
-#define PROF_VERSION 6
+#define PROF_VERSION 7
 #define PROF_NCONC 3 /* concurrencies of the L2 histograms and inherited-line ages */
 #define PROF_ATOMIC_HOT 64 /* atomic lines whose sectors a profile keeps one by one */
 #define PROF_INHERIT_MAX (1u << 18) /* inherited lines kept per kernel (32 MB of 128 B lines) */

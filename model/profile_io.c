@@ -117,6 +117,10 @@ static void w_hist(wstream_x *w, const rd_hist *h)
         w_f64(w, h->bin[i]);
     for (int i = 0; i < RD_TBINS; i++)
         w_f64(w, h->tbin[i]);
+    for (int i = 0; i < RD_BINS; i++)
+        w_f64(w, h->lbin[i]);
+    for (int i = 0; i < RD_TBINS; i++)
+        w_f64(w, h->ltbin[i]);
 }
 
 /* A u64 as a LEB128 varint (7 bits a byte, low first; at most 10 bytes). */
@@ -499,6 +503,10 @@ static void r_hist(rstream_x *r, rd_hist *h)
         h->bin[i] = r_amount(r, "histogram count");
     for (int i = 0; i < RD_TBINS; i++)
         h->tbin[i] = r_amount(r, "histogram count");
+    for (int i = 0; i < RD_BINS; i++)
+        h->lbin[i] = r_amount(r, "histogram count");
+    for (int i = 0; i < RD_TBINS; i++)
+        h->ltbin[i] = r_amount(r, "histogram count");
 }
 
 static uint64_t r_var(rstream_x *r)

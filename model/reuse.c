@@ -160,6 +160,14 @@ int rd_measure_ws(rd_ws *w, const rd_access *acc, const uint32_t *bucket, size_t
             int tb = 31 - __builtin_clz(td);
             h->tbin[tb < RD_TBINS ? tb : RD_TBINS - 1] += scale;
         }
+        if (ls->last && smask) { /* by the line's last touch */
+            int64_t dl = upto - fenwick_sum(fw, ls->last);
+            double sd = (dl < 0 ? 0 : (double)dl) * scale, cnt = scale * __builtin_popcount(smask);
+            h->lbin[rd_bin_of((uint64_t)(sd > 9e18 ? 9e18 : sd))] += cnt;
+            uint32_t td = t - ls->last;
+            int tb = 31 - __builtin_clz(td);
+            h->ltbin[tb < RD_TBINS ? tb : RD_TBINS - 1] += cnt;
+        }
         for (uint32_t s = smask; s; s &= s - 1)
             ls->sec[__builtin_ctz(s)] = t;
         if (ls->last)
@@ -214,26 +222,38 @@ static double *phit_row(uint64_t lines, uint32_t sets)
     return t->p;
 }
 
-double rd_hit_rate(const rd_hist *h, uint64_t lines, uint32_t sets)
+/* The accesses of distance bins `bin` that hit. */
+static double bin_hits(const double *bin, uint64_t lines, uint32_t sets)
 {
-    double tot = h->cold, hits = 0;
+    double hits = 0;
     double *ph = phit_row(lines, sets);
     for (int b = 0; b < RD_BINS; b++) {
-        if (h->bin[b] == 0)
+        if (bin[b] == 0)
             continue;
-        tot += h->bin[b];
         if (b < RD_EXACT || sets > 1) {
             if (ph[b] < 0)
                 ph[b] = p_hit(rd_bin_distance(b), lines, sets);
-            hits += h->bin[b] * ph[b];
+            hits += bin[b] * ph[b];
         } else {
             /* fully associative: the part of the bin below the capacity */
             double lo = rd_bin_lo(b), hi = rd_bin_hi(b);
             double f = (lines <= lo) ? 0 : (lines >= hi) ? 1 : (lines - lo) / (hi - lo);
-            hits += h->bin[b] * f;
+            hits += bin[b] * f;
         }
     }
-    return tot > 0 ? hits / tot : 0.0;
+    return hits;
+}
+
+double rd_hit_rate(const rd_hist *h, uint64_t lines, uint32_t sets)
+{
+    double tot = rd_total(h);
+    return tot > 0 ? bin_hits(h->bin, lines, sets) / tot : 0.0;
+}
+
+double rd_hit_rate_lines(const rd_hist *h, uint64_t lines, uint32_t sets)
+{
+    double tot = rd_total(h);
+    return tot > 0 ? bin_hits(h->lbin, lines, sets) / tot : 0.0;
 }
 
 double rd_total(const rd_hist *h)
@@ -251,9 +271,13 @@ void rd_add(rd_hist *dst, const rd_hist *src, double w)
         dst->bin[b] += w * src->bin[b];
     for (int b = 0; b < RD_TBINS; b++)
         dst->tbin[b] += w * src->tbin[b];
+    for (int b = 0; b < RD_BINS; b++)
+        dst->lbin[b] += w * src->lbin[b];
+    for (int b = 0; b < RD_TBINS; b++)
+        dst->ltbin[b] += w * src->ltbin[b];
 }
 
-double rd_recent(const rd_hist *h, double accesses)
+static double recent_of(const rd_hist *h, const double *tbin, double accesses)
 {
     double tot = rd_total(h), n = 0;
     if (tot <= 0 || accesses <= 1)
@@ -261,9 +285,12 @@ double rd_recent(const rd_hist *h, double accesses)
     for (int b = 0; b < RD_TBINS; b++) {
         double lo = (double)(1ull << b), hi = 2 * lo; /* 2^b, exactly */
         if (accesses >= hi)
-            n += h->tbin[b];
+            n += tbin[b];
         else if (accesses > lo)
-            n += h->tbin[b] * (accesses - lo) / (hi - lo);
+            n += tbin[b] * (accesses - lo) / (hi - lo);
     }
     return n / tot;
 }
+
+double rd_recent(const rd_hist *h, double accesses) { return recent_of(h, h->tbin, accesses); }
+double rd_recent_lines(const rd_hist *h, double accesses) { return recent_of(h, h->ltbin, accesses); }

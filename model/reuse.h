@@ -50,6 +50,13 @@ typedef struct rd_hist {
      * the line still in flight (an MSHR hit): no new traffic, but the
      * latency of a miss. */
     double tbin[RD_TBINS];
+    /* The same accesses by their LINE's last touch, for caches that fill
+     * whole lines (one sector per line, as GTX 480's L1): every touched
+     * sector is binned by the distinct other lines and the accesses since
+     * its line was last touched, by any sector; the sectors of a line's
+     * first touch are the rest of rd_total. */
+    double lbin[RD_BINS];
+    double ltbin[RD_TBINS];
 } rd_hist;
 
 /* One line access of a stream (sector mask within a 128 B line). */
@@ -92,10 +99,15 @@ void rd_ws_free(rd_ws *w);
 /* Sector hit rate (0..1) of an LRU cache of `lines` lines in `sets` sets
  * (ways = lines / sets) for the accesses in h (cold sectors miss). */
 double rd_hit_rate(const rd_hist *h, uint64_t lines, uint32_t sets);
+/* The same for a cache that fills whole lines: a sector hits when its line
+ * is resident, whether or not that sector was touched before. */
+double rd_hit_rate_lines(const rd_hist *h, uint64_t lines, uint32_t sets);
 double rd_total(const rd_hist *h);
 /* Share of all accesses (cold ones included) that reuse a sector touched
  * fewer than `accesses` accesses earlier. */
 double rd_recent(const rd_hist *h, double accesses);
+/* The same, by the line's last touch (caches that fill whole lines). */
+double rd_recent_lines(const rd_hist *h, double accesses);
 void rd_add(rd_hist *dst, const rd_hist *src, double weight);
 
 #endif

@@ -688,6 +688,34 @@ static void test_l1_dealing(void **st)
     synth_free(&s);
 }
 
+/* est_dealing_shift by hand.  A sectored L1 (V100's): the sample hit 0.05
+ * and filtered 0.5 (merges), so 0.5 sectors per load sector reached the L2,
+ * none of them hits; a shift of -0.45 moves 0.45 of the filter (the hit
+ * rate only 0.05), and those become L2 hits: 0.45 / (0.5 + 0.45).  An L1 of
+ * whole lines (GTX 480's, hotspot): the sample hit 0.45 but fetched 1.37
+ * sectors per load sector, so the filter reads 0; the hit rate's 0.286
+ * move: (0.104 x 1.37 + 0.286) / (1.37 + 0.286).  A positive shift or a
+ * rate the sample did not measure changes nothing below. */
+static void test_dealing_shift_rates(void **st)
+{
+    (void)st;
+    model_params mp;
+    model_params_default(&mp);
+    mp.l1_hit = 0.05, mp.l1_filter = 0.5, mp.l2_hit = 0;
+    est_dealing_shift(&mp, -0.45, 0.5);
+    assert_true(mp.l1_hit == 0 && fabs(mp.l1_filter - 0.05) < 1e-12);
+    assert_true(fabs(mp.l2_hit - 0.45 / 0.95) < 1e-12);
+    model_params_default(&mp);
+    mp.l1_hit = 0.45, mp.l1_filter = 0, mp.l2_hit = 0.104;
+    est_dealing_shift(&mp, -0.286, 1.37);
+    assert_true(fabs(mp.l1_hit - 0.164) < 1e-12 && mp.l1_filter == 0);
+    assert_true(fabs(mp.l2_hit - (0.104 * 1.37 + 0.286) / (1.37 + 0.286)) < 1e-12);
+    model_params_default(&mp);
+    mp.l1_hit = 0.45, mp.l1_filter = 0.6;
+    est_dealing_shift(&mp, -0.2, 0.4); /* l2_hit < 0: the model's own, untouched */
+    assert_true(mp.l2_hit < 0 && fabs(mp.l1_filter - 0.4) < 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -696,7 +724,7 @@ int main(void)
         cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_needs_ctas), cmocka_unit_test(test_burst_error_term), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
         cmocka_unit_test(test_sample_rounds), cmocka_unit_test(test_row_hit_error_term),
-        cmocka_unit_test(test_l1_dealing),
+        cmocka_unit_test(test_l1_dealing), cmocka_unit_test(test_dealing_shift_rates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -368,6 +368,53 @@ static void test_lrr_tail(void **st)
     }
 }
 
+/* An L1 of whole lines (GTX 480's: 16 KB, 32 sets x 4 ways, one 128-byte
+ * sector per line).  One warp reads the lower then the upper half of lines
+ * 0..255, twice.  By line, every upper half hits the L1 (its line was just
+ * fetched), and a second-pass lower half only if its line survived 255
+ * others in its set, P(Binomial(255, 1/32) < 4) = 0.04: the L1 keeps
+ * (1024 + 512 x 0.04) / 2048 = 0.51 of the sectors.  The L2 receives whole
+ * lines, and its 6144 lines keep all 256: of the L1's misses, the second
+ * pass's lower halves hit, (0.75 - 0.51) / 0.49 = 0.49 (read by sector, the
+ * L2 would hit 0.5 of all sectors, fewer than the L1: 0).  The same L1 with
+ * 32-byte sectors fills only the halves asked for: the first pass is cold,
+ * the second hits 0.04, (512 x 2 x 0.04) / 2048 = 0.02, and the L2 has the
+ * rest of the second pass, (0.5 - 0.02) / 0.98 = 0.49. */
+static void test_whole_line_l1(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "halves", 1, 32, 32);
+    for (int pass = 0; pass < 2; pass++)
+        for (uint64_t i = 0; i < 256; i++)
+            for (uint64_t half = 0; half < 2; half++)
+                synth_add_mem(&s, 0, 0, ISA_OP_LD_GLOBAL, 0xffffu, 0x1000000 + i * 128 + half * 64, 4, 4);
+    synth_add(&s, 0, 0, ISA_OP_EXIT, 0xffffffffu);
+    prof_options o;
+    prof_options_default(&o);
+    profile p;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &o, "halves", 0, 1, &p, &e), 0);
+    static const struct {
+        uint32_t sector_bytes;
+        double l1_filter, l2_hit;
+    } c[] = {{128, 0.51, 0.49}, {32, 0.02, 0.49}};
+    for (int i = 0; i < 2; i++) {
+        gpu_config cfg;
+        assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
+        cfg.l1d.sector_bytes = c[i].sector_bytes;
+        kresult r;
+        model_detail d;
+        assert_int_equal(model_kernel(&cfg, "gto", &p, 0, NULL, NULL, &r, &d, &e), 0);
+        printf("%u-byte L1 sectors: L1 filter %.4f, L2 hit %.4f\n", c[i].sector_bytes, d.l1_filter, d.l2_hit);
+        if (fabs(d.l1_filter - c[i].l1_filter) > 0.01 || fabs(d.l2_hit - c[i].l2_hit) > 0.01)
+            fail_msg("%u-byte L1 sectors: L1 filter %.4f (want %.2f), L2 hit %.4f (want %.2f)", c[i].sector_bytes,
+                     d.l1_filter, c[i].l1_filter, d.l2_hit, c[i].l2_hit);
+    }
+    prof_free(&p);
+    synth_free(&s);
+}
+
 /* Start-up: 39 instructions of a PTX stream (16-byte pcs; synth.c puts them
  * at 16..624) span 5 lines of 128 bytes; an I-cache of 8-byte instructions
  * holds them in 2.5 lines, i.e. 3 fetched lines, one of 64-byte lines in 10
@@ -645,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_atomic_busiest_slice),
         cmocka_unit_test(test_tail),
         cmocka_unit_test(test_prologue_burst),
+        cmocka_unit_test(test_whole_line_l1),
         cmocka_unit_test(test_lrr_tail),
         cmocka_unit_test(test_startup_code_lines),
         cmocka_unit_test(test_startup_launch_and_warm_code),

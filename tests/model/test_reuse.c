@@ -45,7 +45,27 @@ static void test_reuse_sectors(void **st)
     assert_true(fabs(rd_hit_rate(&h, 1, 1) - 1.0 / 3) < 1e-12);
 }
 
-/* Brute-force fully associative LRU over whole lines. */
+/* A cache that fills whole lines hits a sector its line brought in: A.s0,
+ * B.s0, A.s1 is a hit in two lines there, a cold miss in a sectored cache. */
+static void test_reuse_whole_lines(void **st)
+{
+    (void)st;
+    rd_access s[] = {{1, 0x1}, {2, 0x1}, {1, 0x2}};
+    rd_hist h;
+    memset(&h, 0, sizeof h);
+    assert_int_equal(rd_measure(s, 3, &h, NULL), 0);
+    assert_true(h.cold == 3 && rd_total(&h) == 3);
+    assert_true(h.lbin[1] == 1 && h.ltbin[1] == 1); /* one other line, two accesses ago */
+    assert_true(rd_hit_rate(&h, 2, 1) == 0);
+    assert_true(fabs(rd_hit_rate_lines(&h, 2, 1) - 1.0 / 3) < 1e-12);
+    assert_true(rd_hit_rate_lines(&h, 1, 1) == 0);
+    /* reused two accesses later: in flight if a miss lasts 4 accesses */
+    assert_true(fabs(rd_recent_lines(&h, 4) - 1.0 / 3) < 1e-12);
+    assert_true(rd_recent(&h, 4) == 0);
+}
+
+/* Brute-force fully associative LRU over whole lines: hits and accesses
+ * counted per touched sector. */
 static double lru_sim(const rd_access *s, size_t n, size_t cap)
 {
     uint64_t *stack = calloc(cap ? cap : 1, sizeof *stack);
@@ -57,9 +77,10 @@ static double lru_sim(const rd_access *s, size_t n, size_t cap)
                 pos = j;
                 break;
             }
-        total += 4;
+        int cnt = __builtin_popcount(s[i].sectors & 0xf);
+        total += cnt;
         if (pos < used)
-            hits += 4;
+            hits += cnt;
         size_t from = pos < used ? pos : (used < cap ? used++ : cap - 1);
         memmove(stack + 1, stack, from * sizeof *stack);
         stack[0] = s[i].line;
@@ -88,6 +109,19 @@ static void test_reuse_matches_lru(void **st)
         assert_true(fabs(a - b) < 1e-12);
         assert_true(a >= prev); /* a larger LRU cache never misses more */
         prev = a;
+    }
+    /* partial sector masks: exact for a cache that fills whole lines, and
+     * a sectored cache hits no more than it */
+    for (int i = 0; i < N; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        s[i].sectors = 1u + (uint32_t)(x >> 40) % 15;
+    }
+    memset(&h, 0, sizeof h);
+    assert_int_equal(rd_measure(s, N, &h, NULL), 0);
+    for (size_t cap = 1; cap <= 16; cap++) {
+        double a = rd_hit_rate_lines(&h, cap, 1), b = lru_sim(s, N, cap);
+        assert_true(fabs(a - b) < 1e-12);
+        assert_true(rd_hit_rate(&h, cap, 1) <= a + 1e-12);
     }
     free(s);
 }
@@ -120,6 +154,26 @@ static void brute_hist(const rd_access *s, size_t n, rd_hist *h)
             int tb = 63 - __builtin_clzll(i - p);
             h->tbin[tb < RD_TBINS ? tb : RD_TBINS - 1] += 1;
         }
+    /* by the line's last touch, any sector */
+    for (size_t i = 0; i < n; i++) {
+        size_t p = i;
+        while (p-- > 0)
+            if (s[p].line == s[i].line)
+                break;
+        int cnt = __builtin_popcount(s[i].sectors & 0xf);
+        if (p == (size_t)-1 || !cnt)
+            continue;
+        uint64_t d = 0;
+        for (size_t q = p + 1; q < i; q++) {
+            int seen = 0;
+            for (size_t r = p + 1; r < q && !seen; r++)
+                seen = s[r].line == s[q].line;
+            d += !seen;
+        }
+        h->lbin[rd_bin_of(d)] += cnt;
+        int tb = 63 - __builtin_clzll(i - p);
+        h->ltbin[tb < RD_TBINS ? tb : RD_TBINS - 1] += cnt;
+    }
 }
 
 /* Several streams measured in one workspace (as the profiler does), with
@@ -154,6 +208,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reuse_aba),
         cmocka_unit_test(test_reuse_sectors),
+        cmocka_unit_test(test_reuse_whole_lines),
         cmocka_unit_test(test_reuse_matches_lru),
         cmocka_unit_test(test_reuse_workspace_matches_brute_force),
     };
