@@ -106,6 +106,15 @@ int rd_measure(const rd_access *acc, size_t n, rd_hist *h, ge_err *e)
     return rc;
 }
 
+/* Count `cnt` accesses at distance d lines (scaled) and td >= 1 accesses. */
+static void count_reuse(double *bin, double *tbin, int64_t d, uint32_t td, double scale, double cnt)
+{
+    double sd = (d < 0 ? 0 : (double)d) * scale;
+    bin[rd_bin_of((uint64_t)(sd > 9e18 ? 9e18 : sd))] += cnt;
+    int tb = 31 - __builtin_clz(td);
+    tbin[tb < RD_TBINS ? tb : RD_TBINS - 1] += cnt;
+}
+
 int rd_measure_ws(rd_ws *w, const rd_access *acc, const uint32_t *bucket, size_t n, rd_hist *hists, double scale,
                   ge_err *e)
 {
@@ -154,20 +163,11 @@ int rd_measure_ws(rd_ws *w, const rd_access *acc, const uint32_t *bucket, size_t
             int64_t d = upto - sum;
             if (ls->last > ps)
                 d -= 1; /* the line itself, touched since by another sector */
-            double sd = (d < 0 ? 0 : (double)d) * scale;
-            h->bin[rd_bin_of((uint64_t)(sd > 9e18 ? 9e18 : sd))] += scale;
-            uint32_t td = t - ps; /* >= 1 */
-            int tb = 31 - __builtin_clz(td);
-            h->tbin[tb < RD_TBINS ? tb : RD_TBINS - 1] += scale;
+            count_reuse(h->bin, h->tbin, d, t - ps, scale, scale);
         }
-        if (ls->last && smask) { /* by the line's last touch */
-            int64_t dl = upto - fenwick_sum(fw, ls->last);
-            double sd = (dl < 0 ? 0 : (double)dl) * scale, cnt = scale * __builtin_popcount(smask);
-            h->lbin[rd_bin_of((uint64_t)(sd > 9e18 ? 9e18 : sd))] += cnt;
-            uint32_t td = t - ls->last;
-            int tb = 31 - __builtin_clz(td);
-            h->ltbin[tb < RD_TBINS ? tb : RD_TBINS - 1] += cnt;
-        }
+        if (ls->last && smask) /* by the line's last touch */
+            count_reuse(h->lbin, h->ltbin, upto - fenwick_sum(fw, ls->last), t - ls->last, scale,
+                        scale * __builtin_popcount(smask));
         for (uint32_t s = smask; s; s &= s - 1)
             ls->sec[__builtin_ctz(s)] = t;
         if (ls->last)
