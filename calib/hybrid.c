@@ -317,10 +317,44 @@ static int trim_sample(const ws_cta **pick, size_t n, double budget, est_loops *
  * run, so that two trimmed runs extrapolate to the whole sample. */
 enum { T_CYCLES, T_L1_SECTORS, T_L1_HITS, T_L2_SECTORS, T_L2_HITS, T_ROW_HITS, T_ROWS, T_LAT_SUM, T_LAT_LINES, T_N };
 
-static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, size_t n, double *t, ge_err *e)
+/* The share of kernel k's CTAs that run after the GPU's first generation:
+ * they find in the L2 the lines that many SMs' CTAs touch (shared_lines.c),
+ * which the other SMs have fetched by then and a lone sample SM never
+ * fetches (sgemm_naive: every CTA of a grid column reads the same columns
+ * of B).  The first generation finds them cold, and its lock-step CTAs
+ * wait on each other's misses.  docs/hybrid.md, step 4. */
+static double warm_share(const est_ctx *x, uint32_t k)
+{
+    double all = (double)x->p->k[k].nctas, first = model_resident_ctas(x->cfg, x->p, k);
+    return all > first ? 1 - first / all : 0;
+}
+
+/* Put kernel k's shared lines into g's L2, at most as many as it holds. */
+static int warm_shared(est_ctx *x, sim_gpu *g, uint32_t k, ge_err *e)
+{
+    const u64set *sh = est_kernel_shared_lines(x, k, e);
+    if (!sh)
+        return -1;
+    size_t cap = (size_t)x->cfg->l2.cache.size_bytes * x->cfg->l2.slices / 128;
+    const uint8_t all = 0xf;
+    uint64_t line;
+    for (size_t i = 0, put = 0; i < sh->cap && put < cap; i++)
+        if (u64set_at(sh, i, &line))
+            put += sim_l2_preload(g, &line, &all, 1);
+    return 0;
+}
+
+/* Run the sample; with `warm`, on an L2 that holds the kernel's shared
+ * lines besides what earlier kernels left. */
+static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, size_t n, int warm, double *t,
+                      ge_err *e)
 {
     kresult r;
+    if (warm)
+        sim_l2_flush(g);
     est_warm_l2(x, g, k, ctas, n);
+    if (warm && warm_shared(x, g, k, e))
+        return -1;
     if (est_sim_ctas(g, x->p, k, ctas, n, &r, e))
         return -1;
     const sim_detail *d = sim_last_detail(g);
@@ -343,19 +377,19 @@ static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, s
  * level drops add -- phase by phase, the epilogue's share of the traffic
  * shrinking as it does in the whole sample.  *share (optional) gets the
  * fraction of the cycles so extrapolated (0 untrimmed). */
-static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const ws_cta **pick, size_t n,
+static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const ws_cta **pick, size_t n, int warm,
                    double *t, double *share, ge_err *e)
 {
     if (share)
         *share = 0;
     if (!tr->on)
-        return run_sample(x, g, k, pick, n, t, e);
+        return run_sample(x, g, k, pick, n, warm, t, e);
     double a[T_N];
     sim_l2_flush(g);
-    if (run_sample(x, g, k, tr->ptr[0], n, a, e))
+    if (run_sample(x, g, k, tr->ptr[0], n, warm, a, e))
         return -1;
     sim_l2_flush(g);
-    if (run_sample(x, g, k, tr->ptr[1], n, t, e))
+    if (run_sample(x, g, k, tr->ptr[1], n, warm, t, e))
         return -1;
     double f = tr->dropped[1] / (tr->dropped[0] - tr->dropped[1]), c2 = t[T_CYCLES];
     for (int i = 0; i < T_N; i++)
@@ -527,8 +561,25 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     if (!g)
         goto out;
     double st[T_N], share;
-    if (measure(x, g, k, &tr, pick, n, st, &share, e))
+    if (measure(x, g, k, &tr, pick, n, 0, st, &share, e))
         goto out;
+    /* The kernel's CTAs after the first generation meet a warm L2: the
+     * sample's totals are those of a cold and a warm run, weighed by the
+     * CTAs each stands for.  (Not after a kernel this simulator ran whole,
+     * whose L2 the warm run's flush would lose.) */
+    double w = g == x->ran_prev ? 0 : warm_share(x, k);
+    if (w > 0) {
+        const u64set *sh = est_kernel_shared_lines(x, k, e);
+        if (!sh)
+            goto out;
+        double sw[T_N], share_w;
+        if (sh->count && measure(x, g, k, &tr, pick, n, 1, sw, &share_w, e))
+            goto out;
+        for (int i = 0; sh->count && i < T_N; i++)
+            st[i] = (1 - w) * st[i] + w * sw[i];
+        if (sh->count)
+            share = (1 - w) * share + w * share_w;
+    }
     if (st[T_L1_SECTORS] > 0) {
         cal->params.l1_hit = st[T_L1_HITS] / st[T_L1_SECTORS];
         double below = st[T_L2_SECTORS] / st[T_L1_SECTORS];
@@ -551,7 +602,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         if (!gl || !est_kernel_shared_lines(x, k, e) || trim_sample(pick, n, budget / 2, &loops, &trb, e))
             goto out;
         double bt[T_N];
-        if (measure(x, gl, k, &trb, pick, n, bt, NULL, e))
+        if (measure(x, gl, k, &trb, pick, n, 0, bt, NULL, e))
             goto out;
         if (bt[T_L2_SECTORS] > 0)
             cal->params.l2_hit = bt[T_L2_HITS] / bt[T_L2_SECTORS];
