@@ -11,7 +11,10 @@
  *    what the earlier kernels left there (est_warm_l2).  Alone, which
  *    measures the SM side: the L1 hit and filter rates, the unloaded load
  *    latency (its ratio to the model's gives `latency_scale`) and the
- *    cycles.  Then, if they can move the estimate (bg_matters), with the
+ *    cycles; for a kernel of more CTAs than the GPU holds at once, also on
+ *    an L2 holding the lines many SMs share, as the later generations find
+ *    it, the two runs weighed by the CTAs they stand for (warm_share).
+ *    Then, if they can move the estimate (bg_matters), with the
  *    memory system in background mode (the other SMs' traffic replayed
  *    around it, sampler/mem.h), which measures the L2 hit rate and the DRAM
  *    row-buffer hit rate under the load of a full GPU.
@@ -19,6 +22,7 @@
  *    time of every CTA generation -- is found (calib/root.h) so that the
  *    model reproduces the alone run's cycles: it absorbs what the interval
  *    model misses about scheduling, dependencies and the memory pipeline.
+ *    The L1 rates then move to the GPU's CTA dealing (dealing.c).
  * 4. Extrapolate.  The model with the fitted parameters evaluates the whole
  *    kernel: all CTAs on all SMs, waves and tail, and the contention of all
  *    SMs for NoC, L2 and DRAM (bandwidth bounds, DRAM queueing), which the
@@ -568,17 +572,16 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
      * CTAs each stands for.  (Not after a kernel this simulator ran whole,
      * whose L2 the warm run's flush would lose.) */
     double w = g == x->ran_prev ? 0 : warm_share(x, k);
-    if (w > 0) {
-        const u64set *sh = est_kernel_shared_lines(x, k, e);
-        if (!sh)
-            goto out;
+    const u64set *sh = w > 0 ? est_kernel_shared_lines(x, k, e) : NULL;
+    if (w > 0 && !sh)
+        goto out;
+    if (sh && sh->count) {
         double sw[T_N], share_w;
-        if (sh->count && measure(x, g, k, &tr, pick, n, 1, sw, &share_w, e))
+        if (measure(x, g, k, &tr, pick, n, 1, sw, &share_w, e))
             goto out;
-        for (int i = 0; sh->count && i < T_N; i++)
+        for (int i = 0; i < T_N; i++)
             st[i] = (1 - w) * st[i] + w * sw[i];
-        if (sh->count)
-            share = (1 - w) * share + w * share_w;
+        share = (1 - w) * share + w * share_w;
     }
     if (st[T_L1_SECTORS] > 0) {
         cal->params.l1_hit = st[T_L1_HITS] / st[T_L1_SECTORS];
