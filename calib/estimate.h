@@ -74,6 +74,7 @@ typedef struct est_calibration {
     double error;          /* relative error estimate of the extrapolation */
     double error_row;      /* its row-hit term (0 when no background run measured the rate) */
     double error_burst;    /* its launch-burst term (hybrid.c burst_term) */
+    double error_warm;     /* its cold/warm term (hybrid.c, warm_share; 0 for one run) */
     /* the design point it was measured at, for the reuse rule */
     uint32_t ctas_per_sm;
     double model_l1_hit, model_l1_filter, model_l2_hit, model_latency; /* the uncalibrated model there */

@@ -47,6 +47,8 @@
  * cv_c^2 / n_c), combined in quadrature with an extrapolation term that
  * grows with how much the model had to be corrected, 0.1 |ln sm_scale|,
  * for a trimmed sample 0.05 x the share of its cycles the trims extrapolated,
+ * for a sample weighed from a cold and a warm run the smaller weight times
+ * the two runs' difference in cycles over the weighed cycles,
  * when the background run measured the DRAM row-hit rate, the relative
  * change of the kernel's modelled cycles with that rate 0.3 lower
  * (row_sensitivity), and, when the model's heaviest-CTA floor sets the
@@ -575,13 +577,16 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     const u64set *sh = w > 0 ? est_kernel_shared_lines(x, k, e) : NULL;
     if (w > 0 && !sh)
         goto out;
+    double warm = 0; /* error term: the weighing is an interpolation between the two runs */
     if (sh && sh->count) {
-        double sw[T_N], share_w;
+        double sw[T_N], share_w, cold = st[T_CYCLES];
         if (measure(x, g, k, &tr, pick, n, 1, sw, &share_w, e))
             goto out;
         for (int i = 0; i < T_N; i++)
             st[i] = (1 - w) * st[i] + w * sw[i];
         share = (1 - w) * share + w * share_w;
+        if (st[T_CYCLES] > 0)
+            warm = fmin(w, 1 - w) * fabs(sw[T_CYCLES] - cold) / st[T_CYCLES];
     }
     if (st[T_L1_SECTORS] > 0) {
         cal->params.l1_hit = st[T_L1_HITS] / st[T_L1_SECTORS];
@@ -623,7 +628,9 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     double samp = stratified_cv(pk, per_cluster);
     double mod = EST_ERR_MODEL_WEIGHT * fabs(log(cal->params.sm_scale > 0 ? cal->params.sm_scale : 1));
     double trim = EST_ERR_TRIM_WEIGHT * share;
-    cal->error = sqrt(samp * samp + mod * mod + trim * trim); /* est_hybrid_kernel adds the row-hit and floor terms */
+    /* est_hybrid_kernel adds the row-hit and floor terms */
+    cal->error = sqrt(samp * samp + mod * mod + trim * trim + warm * warm);
+    cal->error_warm = warm;
     cal->ctas_per_sm = occ.ctas_per_sm;
     /* the uncalibrated model here, for the reuse rule */
     model_params base;

@@ -715,7 +715,7 @@ static void column_source(synth_source *s)
  * sample SM runs a run of consecutive CTAs, each of another column, and
  * fetches every column from DRAM; fitted to that alone, the hybrid was
  * 45% slow (27,817 cycles against 19,133).  With the warm run weighed in it
- * is within 8% (-1.7%). */
+ * is within 8% (-1.7%), and its error estimate carries the weighing. */
 static void test_warm_shared(void **st)
 {
     (void)st;
@@ -736,8 +736,15 @@ static void test_warm_shared(void **st)
     size_t n;
     assert_int_equal(est_full_source(&cfg, &s.base, &o, &f, &n, &e), 0);
     double err = h[0].r.cycles / f[0].r.cycles - 1;
-    printf("columns on GTX 480: hybrid %.0f cycles, full %.0f (%+.1f%%)\n", h[0].r.cycles, f[0].r.cycles, 100 * err);
+    printf("columns on GTX 480: hybrid %.0f cycles, full %.0f (%+.1f%%), error estimate %.4f\n", h[0].r.cycles,
+           f[0].r.cycles, 100 * err, h[0].r.error_estimate);
     assert_true(fabs(err) < 0.08);
+    /* the weighing's term: at most the smaller weight (1 - 120 / 2560) times the runs' difference, which
+     * is under the weighed cycles; and part of the estimate */
+    double w = 120.0 / 2560;
+    printf("cold/warm term %.4f of at most %.4f\n", h[0].cal.error_warm, w);
+    assert_true(h[0].cal.error_warm > 0.2 * w && h[0].cal.error_warm < w);
+    assert_true(h[0].r.error_estimate >= h[0].cal.error_warm);
     free(h);
     free(f);
     prof_free(&p);
