@@ -48,5 +48,13 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
  * they lose added to the L2 hit rate, of which `below` sectors per load
  * sector reached the L2 in the sample (dealing.c). */
 void est_dealing_shift(model_params *mp, double shift, double below);
+/* How much longer a sample run of `cycles` took than its SMs' later pace
+ * accounts for (early.c).  Each SM's CTAs, in launch order, form
+ * generations of d->ctas_per_sm; its pace is the cycles between the mean
+ * ends of its middle and its last generation per warp instruction of the
+ * generations after the middle one, and the run's cycles less all its warp
+ * instructions at that pace is its extra.  The mean over the SMs that ran 4
+ * generations or more; 0 if none did. */
+double est_early_extra(const sim_detail *d, double cycles);
 
 #endif

@@ -22,6 +22,8 @@
  *    time of every CTA generation -- is found (calib/root.h) so that the
  *    model reproduces the alone run's cycles: it absorbs what the interval
  *    model misses about scheduling, dependencies and the memory pipeline.
+ *    What the sample's early generations took beyond its later pace is
+ *    added once per SM instead (early.c), so that sm_scale is the pace.
  *    The L1 rates then move to the GPU's CTA dealing (dealing.c).
  * 4. Extrapolate.  The model with the fitted parameters evaluates the whole
  *    kernel: all CTAs on all SMs, waves and tail, and the contention of all
@@ -319,9 +321,12 @@ static int trim_sample(const ws_cta **pick, size_t n, double budget, est_loops *
     return rc;
 }
 
-/* What a sample run measured, as totals that grow with the instructions
- * run, so that two trimmed runs extrapolate to the whole sample. */
-enum { T_CYCLES, T_L1_SECTORS, T_L1_HITS, T_L2_SECTORS, T_L2_HITS, T_ROW_HITS, T_ROWS, T_LAT_SUM, T_LAT_LINES, T_N };
+/* What a sample run measured: totals that grow with the instructions run,
+ * so that two trimmed runs extrapolate to the whole sample, and (the last,
+ * T_EARLY) the early generations' extra time, which does not grow so. */
+enum { T_CYCLES, T_L1_SECTORS, T_L1_HITS, T_L2_SECTORS, T_L2_HITS, T_ROW_HITS, T_ROWS, T_LAT_SUM, T_LAT_LINES,
+       T_EARLY, T_N };
+#define T_TOTALS T_EARLY
 
 /* The share of kernel k's CTAs that run after the GPU's first generation:
  * they find in the L2 the lines that many SMs' CTAs touch (shared_lines.c),
@@ -373,6 +378,7 @@ static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, s
     t[T_ROWS] = d->dram_row_accesses;
     t[T_LAT_SUM] = d->mem_load_latency * d->mem_load_lines;
     t[T_LAT_LINES] = d->mem_load_lines;
+    t[T_EARLY] = est_early_extra(d, r.cycles);
     return 0;
 }
 
@@ -398,7 +404,7 @@ static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const 
     if (run_sample(x, g, k, tr->ptr[1], n, warm, t, e))
         return -1;
     double f = tr->dropped[1] / (tr->dropped[0] - tr->dropped[1]), c2 = t[T_CYCLES];
-    for (int i = 0; i < T_N; i++)
+    for (int i = 0; i < T_TOTALS; i++)
         if (t[i] > a[i]) /* more instructions never take less */
             t[i] += (t[i] - a[i]) * f;
     /* nor do they hit more often than they access */
@@ -411,19 +417,22 @@ static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const 
     return 0;
 }
 
-/* Fit the SM-side scales of mp to the sample's alone run st: the load
- * latency it measured, then its cycles (the model of the sample's
- * scenario sc must give both). */
+/* Fit the SM-side parameters of mp to the sample's alone run st: the load
+ * latency it measured, the early generations' extra time less the model's
+ * cold-I-cache start-up (which is part of it), then its cycles (the model
+ * of the sample's scenario sc must give them). */
 static int calibrate(const gpu_config *cfg, const char *sched, const profile *p, uint32_t k, model_params *mp,
                      const model_scenario *sc, const double *st, ge_err *e)
 {
     kresult r;
     model_detail md;
     mp->latency_scale = mp->sm_scale = 1;
+    mp->early_extra = 0;
     if (model_kernel(cfg, sched, p, k, mp, sc, &r, &md, e))
         return -1;
     if (st[T_LAT_LINES] > 0 && md.load_latency > 0)
         mp->latency_scale = st[T_LAT_SUM] / st[T_LAT_LINES] / md.load_latency;
+    mp->early_extra = fmax(0, st[T_EARLY] - md.startup);
     return fit_sm_scale(cfg, sched, p, k, mp, sc, st[T_CYCLES], e);
 }
 

@@ -25,6 +25,7 @@ void model_params_default(model_params *p)
 {
     p->latency_scale = 1.0;
     p->sm_scale = 1.0;
+    p->early_extra = 0;
     p->overlap = 6.0;
     p->dram_efficiency = 0; /* 0: from the DRAM timing and row locality (mm_dram_efficiency) */
     p->row_hit = -1;        /* < 0: estimated from coalescing */
@@ -678,7 +679,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
          * work).  A generation's time grows with its CTAs, so g1 <= gfull
          * and the floor cannot bind unless heavy * gfull exceeds the
          * generations' time; only then (or for the detail) is g1 needed. */
-        t_gens = full * gfull.t + gpart.t;
+        t_gens = full * gfull.t + gpart.t + mp->early_extra;
         if (d || heavy * gfull.t > t_gens) {
             gen_time g1;
             generation(cfg, pk, pol, wt, ww, nw, &t, 1, lat, miss_lines_per_warp, port_per_warp, inflight, mp->sm_scale, &g1);
@@ -712,8 +713,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             else
                 generation(cfg, pk, pol, wt, ww, nw, &t, rem, lat, miss_lines_per_warp, port_per_warp, inflight, mp->sm_scale, &gpart);
             double f = full * c * active / ctas;
-            t_sm = full * gfull.t + gpart.t;
-            total = startup + overlap(pw, full * gfull.t, f, t_dram, t_l2, t_noc) +
+            t_sm = full * gfull.t + gpart.t + mp->early_extra;
+            total = startup + overlap(pw, full * gfull.t + mp->early_extra, f, t_dram, t_l2, t_noc) +
                     overlap(pw, gpart.t, 1 - f, t_dram, t_l2, t_noc);
             burst_extra = 0; /* (this phase split replaces the estimate above) */
         }

@@ -779,6 +779,36 @@ static void test_dealing_shift_rates(void **st)
     assert_true(mp.l2_hit < 0 && fabs(mp.l1_filter - 0.4) < 1e-12);
 }
 
+/* The early generations' extra by hand: 2 CTAs per SM of 10 warp
+ * instructions each; SM 0's generations end at 100, 160, 220, 280 (the
+ * first 40 cycles longer than the later pace of 60), SM 1's at 90, 130,
+ * 170, 210 (pace 40, first 50 longer); the run's cycles are the later
+ * SM's end, 280.  SM 0: 280 - 80 x 120 / 40 = 40; SM 1: 280 - 80 x 80 / 40
+ * = 120 (its 70 idle cycles at the end count too). */
+static void test_early_extra(void **st)
+{
+    (void)st;
+    sim_cta_stat cta[16];
+    const double ends[2][4] = {{100, 160, 220, 280}, {90, 130, 170, 210}};
+    size_t n = 0;
+    for (int g = 0; g < 4; g++)
+        for (uint32_t sm = 0; sm < 2; sm++)
+            for (int i = 0; i < 2; i++) /* the two CTAs of a generation end 2 cycles apart */
+                cta[n] = (sim_cta_stat){.index = n, .sm = sm, .end = (uint64_t)ends[sm][g] - 1 + 2 * i,
+                                          .warp_insts = 10}, n++;
+    sim_detail d = {.sms = 2, .ctas_per_sm = 2, .ncta = n, .cta = cta};
+    assert_true(fabs(est_early_extra(&d, 280) - (40 + 120) / 2.0) < 1e-9);
+    /* 3 generations do not tell the pace (the last one drains) */
+    d.ncta = 12;
+    assert_true(est_early_extra(&d, 220) == 0);
+    /* one SM of 4 generations, one of 3: the first alone */
+    sim_cta_stat mix[14];
+    memcpy(mix, cta, 12 * sizeof *mix);
+    mix[12] = cta[12], mix[13] = cta[13]; /* SM 0's last generation */
+    d.cta = mix, d.ncta = 14;
+    assert_true(fabs(est_early_extra(&d, 280) - 40) < 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -787,7 +817,7 @@ int main(void)
         cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_needs_ctas), cmocka_unit_test(test_burst_error_term), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
         cmocka_unit_test(test_sample_rounds), cmocka_unit_test(test_row_hit_error_term),
-        cmocka_unit_test(test_l1_dealing), cmocka_unit_test(test_dealing_shift_rates), cmocka_unit_test(test_warm_shared),
+        cmocka_unit_test(test_l1_dealing), cmocka_unit_test(test_dealing_shift_rates), cmocka_unit_test(test_warm_shared), cmocka_unit_test(test_early_extra),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

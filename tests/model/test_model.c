@@ -368,6 +368,54 @@ static void test_lrr_tail(void **st)
     }
 }
 
+/* A sample's early generations' extra time (model_params.early_extra)
+ * adds once to each SM's time, not per generation: 96 CTAs on 2 SMs of 32
+ * run 1.5 generations, and the SM time grows by exactly the extra.  The
+ * kernel's cycles grow by it too when the SMs bound the kernel, and by
+ * less, but some, when DRAM does (a 1-bit bus: LRR's tail phases, 2
+ * generations on the busiest SM, which overlap their own share of the
+ * memory work). */
+static void test_early_extra_once(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    cfg.gpu.sm_count = 2;
+    prof_options o;
+    prof_options_default(&o);
+    synth_source s;
+    synth_init(&s, "early", 96, 64, 16);
+    for (uint32_t k = 0; k < 96; k++)
+        add_rounds(&s, k, 1);
+    profile p;
+    assert_int_equal(prof_build(&s.base, &o, "early", 0, 1, &p, &e), 0);
+    for (int slow = 0; slow < 2; slow++) {
+        gpu_config x = cfg;
+        if (slow)
+            x.dram.bus_bits = 1;
+        model_params mp;
+        model_params_default(&mp);
+        kresult r0, r1;
+        model_detail d0, d1;
+        assert_int_equal(model_kernel(&x, "lrr", &p, 0, &mp, NULL, &r0, &d0, &e), 0);
+        mp.early_extra = 1000;
+        assert_int_equal(model_kernel(&x, "lrr", &p, 0, &mp, NULL, &r1, &d1, &e), 0);
+        assert_true(fabs(d0.generations - (slow ? 2 : 1.5)) < 1e-9);
+        /* (with DRAM bound, a longer kernel queues less: the load latency
+         * falls a little, and the generations with it) */
+        double sm_grew = d1.t_sm - d0.t_sm;
+        if (slow ? !(sm_grew > 900 && sm_grew <= 1000) : fabs(sm_grew - 1000) > 1e-6)
+            fail_msg("slow DRAM %d: SM time %.1f -> %.1f", slow, d0.t_sm, d1.t_sm);
+        double grew = r1.cycles - r0.cycles;
+        if (slow ? !(grew > 0 && grew < 1000) : fabs(grew - 1000) > 10)
+            fail_msg("slow DRAM %d: cycles %.1f -> %.1f (t_sm %.1f, t_dram %.1f)", slow, r0.cycles, r1.cycles,
+                     d0.t_sm, d0.t_dram);
+    }
+    prof_free(&p);
+    synth_free(&s);
+}
+
 /* An L1 of whole lines (GTX 480's: 16 KB, 32 sets x 4 ways, one 128-byte
  * sector per line).  One warp reads the lower then the upper half of lines
  * 0..255, twice.  By line, every upper half hits the L1 (its line was just
@@ -693,7 +741,7 @@ int main(void)
         cmocka_unit_test(test_tail),
         cmocka_unit_test(test_prologue_burst),
         cmocka_unit_test(test_whole_line_l1),
-        cmocka_unit_test(test_lrr_tail),
+        cmocka_unit_test(test_lrr_tail), cmocka_unit_test(test_early_extra_once),
         cmocka_unit_test(test_startup_code_lines),
         cmocka_unit_test(test_startup_launch_and_warm_code),
         cmocka_unit_test(test_camping_factor),
