@@ -10,7 +10,7 @@
  * would put that start into every generation of the kernel (+17%).  So the
  * sample's time is split: its SMs' later pace, which sm_scale carries to
  * every generation, and the rest, which the model adds once per SM
- * (model_params.early_extra).  docs/hybrid.md, step 3.
+ * (model_params.early_extra).  docs/hybrid.md, step 2.
  */
 #include "estimate_int.h"
 
