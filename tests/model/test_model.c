@@ -246,6 +246,18 @@ static void add_rounds(synth_source *s, uint32_t c, uint32_t rounds)
     }
 }
 
+/* A profile of `ctas` equal CTAs of one round each (s stays alive with p). */
+static void uniform_profile(synth_source *s, const char *name, uint32_t ctas, profile *p)
+{
+    prof_options o;
+    prof_options_default(&o);
+    ge_err e;
+    synth_init(s, name, ctas, 64, 16);
+    for (uint32_t k = 0; k < ctas; k++)
+        add_rounds(s, k, 1);
+    assert_int_equal(prof_build(&s->base, &o, name, 0, 1, p, &e), 0);
+}
+
 static void test_tail(void **st)
 {
     (void)st;
@@ -336,8 +348,6 @@ static void test_lrr_tail(void **st)
     ge_err e;
     assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
     cfg.gpu.sm_count = 2;
-    prof_options o;
-    prof_options_default(&o);
     static const struct {
         uint32_t ctas;
         int slow_dram;
@@ -348,11 +358,8 @@ static void test_lrr_tail(void **st)
         if (c[i].slow_dram)
             x.dram.bus_bits = 1;
         synth_source s;
-        synth_init(&s, "lrrtail", c[i].ctas, 64, 16);
-        for (uint32_t k = 0; k < c[i].ctas; k++)
-            add_rounds(&s, k, 1);
         profile p;
-        assert_int_equal(prof_build(&s.base, &o, "lrrtail", 0, 1, &p, &e), 0);
+        uniform_profile(&s, "lrrtail", c[i].ctas, &p);
         kresult rg, rl;
         model_detail dg, dl;
         assert_int_equal(model_kernel(&x, "gto", &p, 0, NULL, NULL, &rg, &dg, &e), 0);
@@ -382,14 +389,9 @@ static void test_early_extra_once(void **st)
     ge_err e;
     assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
     cfg.gpu.sm_count = 2;
-    prof_options o;
-    prof_options_default(&o);
     synth_source s;
-    synth_init(&s, "early", 96, 64, 16);
-    for (uint32_t k = 0; k < 96; k++)
-        add_rounds(&s, k, 1);
     profile p;
-    assert_int_equal(prof_build(&s.base, &o, "early", 0, 1, &p, &e), 0);
+    uniform_profile(&s, "early", 96, &p);
     for (int slow = 0; slow < 2; slow++) {
         gpu_config x = cfg;
         if (slow)
