@@ -36,7 +36,7 @@ typedef struct model_params {
     double early_extra;     /* cycles an SM's early CTA generations take beyond the later ones' pace:
                              * the first starts in lock step, so its CTAs' loads do not overlap each
                              * other's work, and the next inherit some of that; added once to the
-                             * SM's time (measured by a sample, calib/hybrid.c; 0 = none) */
+                             * SM's time (measured by a sample, calib/early.c; 0 = none) */
     double overlap;         /* exponent p of the smooth max (sum T_i^p)^(1/p) */
     double dram_efficiency; /* sustainable fraction of peak DRAM bandwidth; 0 = from timing and row_hit */
     double row_hit;         /* DRAM row-buffer hit rate; < 0 = estimated from coalescing */
