@@ -340,32 +340,28 @@ static double warm_share(const est_ctx *x, uint32_t k)
     return all > first ? 1 - first / all : 0;
 }
 
-/* Put kernel k's shared lines into g's L2, at most as many as it holds. */
-static int warm_shared(est_ctx *x, sim_gpu *g, uint32_t k, ge_err *e)
+/* Put a kernel's shared lines sh into g's L2, at most as many as it holds. */
+static void warm_shared(const est_ctx *x, sim_gpu *g, const u64set *sh)
 {
-    const u64set *sh = est_kernel_shared_lines(x, k, e);
-    if (!sh)
-        return -1;
     size_t cap = (size_t)x->cfg->l2.cache.size_bytes * x->cfg->l2.slices / 128;
     const uint8_t all = 0xf;
     uint64_t line;
     for (size_t i = 0, put = 0; i < sh->cap && put < cap; i++)
         if (u64set_at(sh, i, &line))
             put += sim_l2_preload(g, &line, &all, 1);
-    return 0;
 }
 
-/* Run the sample; with `warm`, on an L2 that holds the kernel's shared
- * lines besides what earlier kernels left. */
-static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, size_t n, int warm, double *t,
-                      ge_err *e)
+/* Run the sample; with `warm` (the kernel's shared lines), on an L2 that
+ * holds them besides what earlier kernels left. */
+static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, size_t n, const u64set *warm,
+                      double *t, ge_err *e)
 {
     kresult r;
     if (warm)
         sim_l2_flush(g);
     est_warm_l2(x, g, k, ctas, n);
-    if (warm && warm_shared(x, g, k, e))
-        return -1;
+    if (warm)
+        warm_shared(x, g, warm);
     if (est_sim_ctas(g, x->p, k, ctas, n, &r, e))
         return -1;
     const sim_detail *d = sim_last_detail(g);
@@ -389,8 +385,8 @@ static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, s
  * level drops add -- phase by phase, the epilogue's share of the traffic
  * shrinking as it does in the whole sample.  *share (optional) gets the
  * fraction of the cycles so extrapolated (0 untrimmed). */
-static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const ws_cta **pick, size_t n, int warm,
-                   double *t, double *share, ge_err *e)
+static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const ws_cta **pick, size_t n,
+                   const u64set *warm, double *t, double *share, ge_err *e)
 {
     if (share)
         *share = 0;
@@ -576,7 +572,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     if (!g)
         goto out;
     double st[T_N], share;
-    if (measure(x, g, k, &tr, pick, n, 0, st, &share, e))
+    if (measure(x, g, k, &tr, pick, n, NULL, st, &share, e))
         goto out;
     /* The kernel's CTAs after the first generation meet a warm L2: the
      * sample's totals are those of a cold and a warm run, weighed by the
@@ -589,7 +585,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     double warm = 0; /* error term: the weighing is an interpolation between the two runs */
     if (sh && sh->count) {
         double sw[T_N], share_w, cold = st[T_CYCLES];
-        if (measure(x, g, k, &tr, pick, n, 1, sw, &share_w, e))
+        if (measure(x, g, k, &tr, pick, n, sh, sw, &share_w, e))
             goto out;
         for (int i = 0; i < T_N; i++)
             st[i] = (1 - w) * st[i] + w * sw[i];
@@ -616,10 +612,10 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
          * memory system is loaded as on the full GPU, so its L2 and DRAM
          * rates hold for the whole kernel. */
         sim_gpu *gl = est_sampled_sim(x, sms, 1, e);
-        if (!gl || !est_kernel_shared_lines(x, k, e) || trim_sample(pick, n, budget / 2, &loops, &trb, e))
+        if (!gl || (!sh && !est_kernel_shared_lines(x, k, e)) || trim_sample(pick, n, budget / 2, &loops, &trb, e))
             goto out;
         double bt[T_N];
-        if (measure(x, gl, k, &trb, pick, n, 0, bt, NULL, e))
+        if (measure(x, gl, k, &trb, pick, n, NULL, bt, NULL, e))
             goto out;
         if (bt[T_L2_SECTORS] > 0)
             cal->params.l2_hit = bt[T_L2_HITS] / bt[T_L2_SECTORS];

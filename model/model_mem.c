@@ -54,6 +54,10 @@ static double hit_rate(const rd_hist *h, uint64_t lines, uint32_t sets, int by_l
 {
     return by_line ? rd_hit_rate_lines(h, lines, sets) : rd_hit_rate(h, lines, sets);
 }
+static double recent_rate(const rd_hist *h, double window, int by_line)
+{
+    return by_line ? rd_recent_lines(h, window) : rd_recent(h, window);
+}
 
 /* L1 sector hit rate of loads from the histograms for SM count nsm, as a
  * cache of the L1's capacity in `sets` sets (see mm_l1_hit). */
@@ -82,8 +86,7 @@ static double l1_rate(const prof_kernel *pk, const gpu_config *cfg, uint32_t nsm
      * line size is represented by its capacity in 128 B lines */
     uint64_t lines = (uint64_t)c->size_bytes / 128;
     double h_lo = hit_rate(&lo->load, lines, sets, by_line), h_hi = hit_rate(&hi->load, lines, sets, by_line);
-    double r_lo = by_line ? rd_recent_lines(&lo->load, window) : rd_recent(&lo->load, window);
-    double r_hi = by_line ? rd_recent_lines(&hi->load, window) : rd_recent(&hi->load, window);
+    double r_lo = recent_rate(&lo->load, window, by_line), r_hi = recent_rate(&hi->load, window, by_line);
     if (lo == hi) {
         *recent = r_lo < h_lo ? r_lo : h_lo;
         return h_lo;
