@@ -12,13 +12,11 @@
  *   - every suite workload at its realistic (default) size, when the suite
  *     is in the build.
  * Kernels of the synthetic and trace items are loaded into memory before
- * the clock starts, and each run's copy of their CTAs is made before it
- * starts too; the simulator then takes each CTA's buffers in exchange for
- * its slot's old ones, as it takes them from the suite's emulator thread
- * (suite_source.c), so only simulation is timed.  Suite workloads stream
- * from the emulator, which runs in its own producer thread; the figure is
- * the simulating thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so emulation
- * is not counted.
+ * the clock starts, and the simulator reads their CTAs where they are
+ * (sim_cta_feed.borrow), as `gpuest estimate` reads a profile's, so only
+ * simulation is timed.  Suite workloads stream from the emulator, which
+ * runs in its own producer thread; the figure is the simulating thread's
+ * CPU time (CLOCK_THREAD_CPUTIME_ID), so emulation is not counted.
  *
  * Each item is classed by what limits it in the simulation:
  *   memory-bound   DRAM bandwidth utilisation >= BENCH_MEMORY_BOUND_UTIL;
@@ -74,7 +72,6 @@ typedef struct mkernel {
     char name[256];
     ws_cta *cta;
     size_t n, cap;
-    ws_cta *live; /* [n]: this run's copies, handed over by swapping (msrc_stage) */
 } mkernel;
 
 typedef struct msrc {
@@ -98,14 +95,22 @@ static int m_event(ws_source *s, ws_event *ev, ge_err *e)
 
 static int m_cta(ws_source *s, ws_cta *c, ge_err *e)
 {
-    (void)e;
     msrc *m = (msrc *)s;
     mkernel *k = &m->k[m->cur - 1];
     if (m->next_cta >= k->n)
         return 0;
-    ws_cta tmp = *c; /* the slot's old buffers go back, freed by msrc_unstage */
-    *c = k->live[m->next_cta];
-    k->live[m->next_cta++] = tmp;
+    return ws_cta_copy(c, &k->cta[m->next_cta++], e) ? -1 : 1;
+}
+
+/* The simulator's feed: the CTAs stay in memory while it runs them. */
+static int m_borrow(void *ctx, const ws_cta **c, ge_err *e)
+{
+    (void)e;
+    msrc *m = ctx;
+    mkernel *k = &m->k[m->cur - 1];
+    if (m->next_cta >= k->n)
+        return 0;
+    *c = &k->cta[m->next_cta++];
     return 1;
 }
 
@@ -113,40 +118,8 @@ static void m_close(ws_source *s) { (void)s; }
 
 static const ws_source_ops m_ops = {"bench-memory", m_event, m_cta, NULL, m_close};
 
-/* Free a run's copies (and the buffers the simulator swapped in for them). */
-static void msrc_unstage(msrc *m)
-{
-    for (size_t i = 0; i < m->nk; i++) {
-        for (size_t j = 0; m->k[i].live && j < m->k[i].n; j++)
-            ws_cta_free(&m->k[i].live[j]);
-        free(m->k[i].live);
-        m->k[i].live = NULL;
-    }
-}
-
-/* Copy every CTA for one run, before its clock starts. */
-static int msrc_stage(msrc *m, ge_err *e)
-{
-    for (size_t i = 0; i < m->nk; i++) {
-        mkernel *k = &m->k[i];
-        if (!(k->live = calloc(k->n ? k->n : 1, sizeof *k->live))) {
-            msrc_unstage(m);
-            return ge_errf(e, "out of memory");
-        }
-        for (size_t j = 0; j < k->n; j++) {
-            ws_cta_init(&k->live[j]);
-            if (ws_cta_copy(&k->live[j], &k->cta[j], e)) {
-                msrc_unstage(m);
-                return -1;
-            }
-        }
-    }
-    return 0;
-}
-
 static void msrc_free(msrc *m)
 {
-    msrc_unstage(m);
     for (size_t i = 0; i < m->nk; i++) {
         for (size_t j = 0; j < m->k[i].n; j++)
             ws_cta_free(&m->k[i].cta[j]);
@@ -339,7 +312,9 @@ static int measure(const char *cfgname, ws_source *src, run *out, ge_err *e)
     ws_event ev;
     int rc;
     double t0 = thread_cpu();
-    sim_cta_feed feed = {feed_source, src};
+    sim_cta_feed feed = {feed_source, src, NULL};
+    if (src->ops == &m_ops) /* in memory: read where they are */
+        feed = (sim_cta_feed){NULL, src, m_borrow};
     while ((rc = ws_next_event(src, &ev, e)) > 0) {
         if (ev.kind != WS_EV_KERNEL)
             continue;
@@ -392,9 +367,7 @@ static int run_loaded(const char *cfgname, const char *item, msrc *m, group *gro
     run r[BENCH_MAX_REPEAT];
     for (int i = 0; i < repeat; i++) {
         m->cur = 0;
-        int rc = msrc_stage(m, e) ? -1 : measure(cfgname, &m->base, &r[i], e);
-        msrc_unstage(m);
-        if (rc)
+        if (measure(cfgname, &m->base, &r[i], e))
             return -1;
     }
     report(cfgname, item, r, repeat, groups);

@@ -79,13 +79,15 @@ typedef struct {
     size_t n, next;
 } cta_list;
 
-static int list_next(void *ctx, ws_cta *cta, ge_err *e)
+/* The profile's CTAs stay put while a kernel runs: the simulator reads them
+ * where they are. */
+static int list_borrow(void *ctx, const ws_cta **cta, ge_err *e)
 {
+    (void)e;
     cta_list *l = ctx;
     if (l->next >= l->n)
         return 0;
-    if (ws_cta_copy(cta, l->ctas[l->next++], e))
-        return -1;
+    *cta = l->ctas[l->next++];
     return 1;
 }
 
@@ -95,7 +97,7 @@ int est_sim_ctas(sim_gpu *g, const profile *p, uint32_t k, const ws_cta *const *
     ws_kernel wk;
     prof_kernel_ws(p, &p->k[k], &wk);
     cta_list l = {ctas, n, 0};
-    sim_cta_feed feed = {list_next, &l};
+    sim_cta_feed feed = {NULL, &l, list_borrow};
     return sim_kernel(g, &wk, &feed, r, e);
 }
 

@@ -133,7 +133,7 @@ static int run(sim_gpu *g, ws_source *src, kresult **res, size_t *n, ge_err *e)
         progress p;
         progress_begin(&p, label, ws_kernel_nctas(&ev.kernel));
         prog_feed pf = {src, &p, 0};
-        sim_cta_feed feed = {prog_next, &pf};
+        sim_cta_feed feed = {prog_next, &pf, NULL};
         int krc = sim_kernel(g, &ev.kernel, &feed, &(*res)[*n], e);
         progress_done(&p);
         if (krc)

@@ -101,7 +101,7 @@ static void warp_start(sim_gpu *g, sim_sm *sm, uint32_t ci, uint32_t wid, uint32
     w->cta = ci;
     w->wid = wid;
     w->age = g->age_clock++;
-    g->simt->warp_start(w->simt, &sm->cta[ci].cta, wid);
+    g->simt->warp_start(w->simt, sm->cta[ci].src, wid);
     uint32_t s = slot % g->nsched, local = slot / g->nsched;
     sim_sched_unit *su = &sm->sched[s];
     su->resident |= 1ull << local;
@@ -123,21 +123,23 @@ static int place(sim_gpu *g, sim_sm *sm, sim_cta_feed *feed, uint64_t now, ge_er
     while (sm->cta[ci].used)
         ci++;
     sim_cta_slot *cs = &sm->cta[ci];
-    int rc = feed->next(feed->ctx, &cs->cta, e);
+    int rc = feed->borrow ? feed->borrow(feed->ctx, &cs->src, e) : feed->next(feed->ctx, &cs->cta, e);
     if (rc <= 0)
         return rc;
-    if (cta_check(g, &cs->cta, e))
+    if (!feed->borrow)
+        cs->src = &cs->cta;
+    if (cta_check(g, cs->src, e))
         return -1;
     if (ge_reserve((void **)&g->cta_stat, &g->cta_stat_cap, g->ncta_stat + 1, sizeof *g->cta_stat, e))
         return -1;
     sim_cta_stat *st = &g->cta_stat[g->ncta_stat];
     memset(st, 0, sizeof *st);
-    st->index = cs->cta.index;
+    st->index = cs->src->index;
     st->sm = sm->id;
     st->start = now - g->kstart;
     cs->stat = (uint32_t)g->ncta_stat++;
     cs->used = 1;
-    cs->nwarps = cs->live = cs->cta.nwarps;
+    cs->nwarps = cs->live = cs->src->nwarps;
     cs->bar_waiting = 0;
     cs->outstanding = 0;
     cs->drain = 0;

@@ -174,7 +174,7 @@ static uint32_t fetch_warp(sim_gpu *g, sim_sm *sm, uint32_t w, uint32_t budget, 
         sim_ib *b = &wp->ib[(wp->ib_head + wp->ib_n) % g->ib_cap];
         b->in = *wp->nx;
         if (wp->nx->addr != WS_NO_ADDR) { /* the LSU reads the lanes' addresses at issue */
-            const uint64_t *a = sm->cta[wp->cta].cta.addr + wp->nx->addr;
+            const uint64_t *a = sm->cta[wp->cta].src->addr + wp->nx->addr;
             for (int k = 0; k < WS_WARP_SIZE; k += 8)
                 __builtin_prefetch(a + k);
         }

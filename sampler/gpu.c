@@ -435,7 +435,7 @@ int sim_run_source(sim_gpu *g, ws_source *src, kresult **res, size_t *n, ge_err 
     size_t cap = 0;
     ws_event ev;
     int rc;
-    sim_cta_feed feed = {feed_source, src};
+    sim_cta_feed feed = {feed_source, src, NULL};
     while ((rc = ws_next_event(src, &ev, e)) > 0) {
         if (ev.kind != WS_EV_KERNEL)
             continue;

@@ -187,7 +187,7 @@ void sim_ldst_issue(sim_gpu *g, sim_sm *sm, uint32_t w, const ws_inst *in, uint3
     const sim_dec *d = &g->dec[in->op];
     sim_warp *wp = &sm->warp[w];
     sim_cta_slot *cs = &sm->cta[wp->cta];
-    const uint64_t *addr = ws_inst_addr(&cs->cta, in);
+    const uint64_t *addr = ws_inst_addr(cs->src, in);
     int load = (d->flags & (ISA_F_LOAD | ISA_F_ATOMIC)) != 0;
     int atomic = (d->flags & ISA_F_ATOMIC) != 0;
     uint32_t size = in->size ? in->size : 4;

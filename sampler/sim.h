@@ -61,10 +61,15 @@ typedef struct sim_options {
 
 /* Source of the CTAs of one kernel, pulled in order as SM slots free.
  * next(): 1 = *cta filled (the simulator owns *cta and passes the same
- * buffers back later), 0 = no CTA left, -1 = error (e filled). */
+ * buffers back later), 0 = no CTA left, -1 = error (e filled).
+ * Or, when borrow is set (next is then not called): 1 = *cta points to the
+ * next CTA, which the simulator reads where it is -- it must stay valid and
+ * unchanged until sim_kernel returns (CTAs already in memory, such as a
+ * profile's, then cost no copy); 0 and -1 as for next. */
 typedef struct sim_cta_feed {
     int (*next)(void *ctx, ws_cta *cta, ge_err *e);
     void *ctx;
+    int (*borrow)(void *ctx, const ws_cta **cta, ge_err *e);
 } sim_cta_feed;
 
 /* Per-CTA record of the last kernel. */

@@ -98,7 +98,8 @@ typedef struct sim_warp {
 } sim_warp;
 
 typedef struct sim_cta_slot {
-    ws_cta cta;           /* the CTA's instructions (buffers reused across CTAs) */
+    ws_cta cta;           /* buffers a copying feed fills (reused across CTAs) */
+    const ws_cta *src;    /* the CTA it runs: &cta, or one the feed lends (sim_cta_feed.borrow) */
     uint32_t used;
     uint32_t nwarps, live; /* warps, and warps not yet retired */
     uint32_t bar_waiting;  /* warps waiting at the current barrier */

@@ -48,7 +48,7 @@ static int feed_next(void *ctx, ws_cta *c, ge_err *e)
 sim_cta_feed synth_feed(synth_kernel *s)
 {
     s->next = 0;
-    return (sim_cta_feed){feed_next, s};
+    return (sim_cta_feed){feed_next, s, NULL};
 }
 
 typedef struct synth_src {

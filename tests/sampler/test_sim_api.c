@@ -207,6 +207,78 @@ static void test_sampled_subset(void **st)
 }
 
 /* A stream of kernels: one result each, in order; the clock carries on. */
+/* CTAs kept in memory and lent to the simulator (sim_cta_feed.borrow) run
+ * exactly as the same CTAs copied into its slots, and stay unchanged. */
+typedef struct {
+    const ws_cta *all;
+    size_t n, next;
+} lend_list;
+
+static int lend_next(void *ctx, const ws_cta **c, ge_err *e)
+{
+    (void)e;
+    lend_list *l = ctx;
+    if (l->next >= l->n)
+        return 0;
+    *c = &l->all[l->next++];
+    return 1;
+}
+
+static uint64_t cta_sum(const ws_cta *c, size_t n)
+{
+    uint64_t h = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < c[i].ninst; j++)
+            h = h * 31 + c[i].inst[j].mask + c[i].inst[j].op + c[i].inst[j].addr;
+        for (size_t j = 0; j < c[i].naddr; j++)
+            h = h * 31 + c[i].addr[j];
+    }
+    return h;
+}
+
+static void test_borrowed_ctas(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    synth_config("test_volta.cfg", &cfg);
+    prog p = {0};
+    synth_kernel k;
+    synth_kernel_init(&k, "k", 90, 64, 32, 0, gen, &p);
+    ge_err e;
+    ws_cta all[90];
+    sim_cta_feed f = synth_feed(&k);
+    for (size_t i = 0; i < 90; i++) {
+        ws_cta_init(&all[i]);
+        assert_int_equal(f.next(f.ctx, &all[i], &e), 1);
+    }
+    uint64_t before = cta_sum(all, 90);
+    sim_options o = opts("detailed");
+    kresult r[2];
+    uint64_t ends[2][90];
+    for (int b = 0; b < 2; b++) {
+        sim_gpu *g = sim_create(&cfg, &o, &e);
+        if (!g)
+            fail_msg("%s", e.msg);
+        lend_list l = {all, 90, 0};
+        f = b ? (sim_cta_feed){NULL, &l, lend_next} : synth_feed(&k);
+        if (sim_kernel(g, &k.k, &f, &r[b], &e))
+            fail_msg("%s", e.msg);
+        const sim_detail *d = sim_last_detail(g);
+        assert_int_equal(d->ncta, 90);
+        for (size_t i = 0; i < 90; i++)
+            ends[b][d->cta[i].index] = d->cta[i].end;
+        sim_destroy(g);
+    }
+    assert_true(r[1].cycles == r[0].cycles);
+    assert_true(r[1].warp_insts == r[0].warp_insts);
+    for (int c = 0; c < KR_STALL_COUNT; c++)
+        assert_true(r[1].stall[c] == r[0].stall[c]);
+    assert_memory_equal(ends[0], ends[1], sizeof ends[0]);
+    assert_true(cta_sum(all, 90) == before);
+    for (size_t i = 0; i < 90; i++)
+        ws_cta_free(&all[i]);
+}
+
 static void test_run_source(void **st)
 {
     (void)st;
@@ -340,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_refused_streams),
         cmocka_unit_test(test_sampled_all_sms_equals_full),
         cmocka_unit_test(test_sampled_subset),
+        cmocka_unit_test(test_borrowed_ctas),
         cmocka_unit_test(test_run_source),
         cmocka_unit_test(test_l2_preload),
         cmocka_unit_test(test_l2_flush),
