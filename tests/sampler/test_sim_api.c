@@ -206,7 +206,6 @@ static void test_sampled_subset(void **st)
     }
 }
 
-/* A stream of kernels: one result each, in order; the clock carries on. */
 /* CTAs kept in memory and lent to the simulator (sim_cta_feed.borrow) run
  * exactly as the same CTAs copied into its slots, and stay unchanged. */
 typedef struct {
@@ -279,6 +278,7 @@ static void test_borrowed_ctas(void **st)
         ws_cta_free(&all[i]);
 }
 
+/* A stream of kernels: one result each, in order; the clock carries on. */
 static void test_run_source(void **st)
 {
     (void)st;
