@@ -53,6 +53,7 @@ static sim_gpu *make_sim(est_ctx *x, uint32_t sms, int background, ge_err *e)
     so.scheduler = x->o->scheduler;
     so.active_sms = sms;
     so.background = background;
+    so.cta_l1_stats = sms > 0 && !background; /* the alone run's L1 rates per CTA (dealing.c, est_tail_weighted) */
     if (background) {
         so.shared_line = ctx_shared_line;
         so.shared_ctx = x;

@@ -44,10 +44,15 @@ int est_cache_for(const est_cache *c, const profile *p);
 size_t est_cache_size(const est_cache *c); /* entries made so far */
 int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_kernel *out, ge_err *e);
 /* A sample's L1 hit rate and filter shifted by the model's difference
- * between the GPU's dealing and the sample's (shift <= 0), and the hits
+ * between the GPU's dealing and the sample's (<= 0) plus the tail
+ * weighting's (est_tail_weighted: either sign), and the hits
  * they lose added to the L2 hit rate, of which `below` sectors per load
  * sector reached the L2 in the sample (dealing.c). */
 void est_dealing_shift(model_params *mp, double shift, double below);
+/* The L1 load sectors and hits of a sample run's CTAs (d->cta, kept with
+ * sim_options.cta_l1_stats), each weighed by the share of a kernel of nctas
+ * CTAs on sm_count SMs that its position on its SM stands for (dealing.c). */
+void est_tail_weighted(const sim_detail *d, uint64_t nctas, uint32_t sm_count, double *sectors, double *hits);
 /* How much longer a sample run of `cycles` took than its SMs' later pace
  * accounts for (early.c).  Each SM's CTAs, in launch order, form
  * generations of d->ctas_per_sm; its pace is the cycles between the mean

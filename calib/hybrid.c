@@ -327,7 +327,7 @@ static int trim_sample(const ws_cta **pick, size_t n, double budget, est_loops *
  * so that two trimmed runs extrapolate to the whole sample, and (the last,
  * T_EARLY) the early generations' extra time, which does not grow so. */
 enum { T_CYCLES, T_L1_SECTORS, T_L1_HITS, T_L2_SECTORS, T_L2_HITS, T_ROW_HITS, T_ROWS, T_LAT_SUM, T_LAT_LINES,
-       T_EARLY, T_N };
+       T_L1W_SECTORS, T_L1W_HITS, T_EARLY, T_N };
 #define T_TOTALS T_EARLY
 
 /* The share of kernel k's CTAs that run after the GPU's first generation:
@@ -376,6 +376,7 @@ static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, s
     t[T_ROWS] = d->dram_row_accesses;
     t[T_LAT_SUM] = d->mem_load_latency * d->mem_load_lines;
     t[T_LAT_LINES] = d->mem_load_lines;
+    est_tail_weighted(d, x->p->k[k].nctas, x->cfg->gpu.sm_count, &t[T_L1W_SECTORS], &t[T_L1W_HITS]);
     t[T_EARLY] = est_early_extra(d, r.cycles);
     return 0;
 }
@@ -406,8 +407,9 @@ static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const 
         if (t[i] > a[i]) /* more instructions never take less */
             t[i] += (t[i] - a[i]) * f;
     /* nor do they hit more often than they access */
-    static const int hits[3][2] = {{T_L1_HITS, T_L1_SECTORS}, {T_L2_HITS, T_L2_SECTORS}, {T_ROW_HITS, T_ROWS}};
-    for (int i = 0; i < 3; i++)
+    static const int hits[4][2] = {
+        {T_L1_HITS, T_L1_SECTORS}, {T_L1W_HITS, T_L1W_SECTORS}, {T_L2_HITS, T_L2_SECTORS}, {T_ROW_HITS, T_ROWS}};
+    for (int i = 0; i < 4; i++)
         if (t[hits[i][0]] > t[hits[i][1]])
             t[hits[i][0]] = t[hits[i][1]];
     if (share && t[T_CYCLES] > 0)
@@ -626,9 +628,13 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     }
     if (!fitted && calibrate(cfg, sched, p, k, &cal->params, &sc, st, e))
         goto out;
-    /* the sample's L1 rates on the GPU's dealing (dealing.c) */
+    /* the sample's L1 rates on the GPU's dealing (dealing.c), each CTA
+     * weighed by the kernel's CTAs it stands for (est_tail_weighted) */
     double resident = (double)(per_sm < occ.ctas_per_sm ? per_sm : occ.ctas_per_sm);
-    est_dealing_shift(&cal->params, model_l1_dealing_shift(cfg, sched, p, k, resident),
+    double tail = 0;
+    if (st[T_L1_SECTORS] > 0 && st[T_L1W_SECTORS] > 0)
+        tail = st[T_L1W_HITS] / st[T_L1W_SECTORS] - st[T_L1_HITS] / st[T_L1_SECTORS];
+    est_dealing_shift(&cal->params, model_l1_dealing_shift(cfg, sched, p, k, resident) + tail,
                       st[T_L1_SECTORS] > 0 ? st[T_L2_SECTORS] / st[T_L1_SECTORS] : 0);
     cal->sample_cycles = st[T_CYCLES];
     cal->sample_ctas = (double)n;

@@ -163,6 +163,10 @@ static int lsu_offer_one(sim_gpu *g, sim_sm *sm, uint64_t now)
         return -1;
     }
     sim_mem_access a = {l->line[l->next].line, l->line[l->next].sectors, l->kind, l->space, l->bypass, l->token};
+    double sec0 = 0, hit0 = 0;
+    int count = g->opt.cta_l1_stats && ops->l1_load_counts;
+    if (count)
+        ops->l1_load_counts(g->mem, (int)sm->id, &sec0, &hit0);
     if (ops->access(g->mem, (int)sm->id, &a, now) != SIM_MEM_ACCEPTED) {
         g->ks.lsu_retry++;
         l->held = ops->refusal_key ? ops->refusal_key(g->mem, (int)sm->id) : 0;
@@ -170,6 +174,13 @@ static int lsu_offer_one(sim_gpu *g, sim_sm *sm, uint64_t now)
         return -1;
     }
     l->held = 0;
+    if (count) {
+        double sec, hit;
+        ops->l1_load_counts(g->mem, (int)sm->id, &sec, &hit);
+        sim_cta_stat *st = &g->cta_stat[sm->cta[sm->warp[l->warp].cta].stat];
+        st->l1_load_sectors += sec - sec0;
+        st->l1_load_hits += hit - hit0;
+    }
     lsu_hint(g, sm, l->next + LSU_HINT_AHEAD);
     if (++l->next < l->n)
         return 0;

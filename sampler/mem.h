@@ -105,6 +105,10 @@ typedef struct sim_mem_ops {
      * back), so that the next kernel starts from a cold L2.  NULL: the model
      * has no L2 state. */
     void (*l2_flush)(sim_mem *m);
+    /* The data-cache load sectors SM `sm` has offered to its L1 so far, and
+     * those that hit (the l1_load_* statistics of that SM alone, since
+     * creation or the last reset_stats).  NULL: not kept per SM. */
+    void (*l1_load_counts)(const sim_mem *m, int sm, double *sectors, double *hits);
 } sim_mem_ops;
 
 struct sim_mem {

@@ -616,6 +616,14 @@ static void md_hint(const sim_mem *sm, int smi, const sim_mem_access *a)
         l1_prefetch_load(&m->l1[smi], a->line);
 }
 
+static void md_l1_load_counts(const sim_mem *sm, int smi, double *sectors, double *hits)
+{
+    const md *m = (const md *)sm;
+    const l1_stats *s = &m->l1[smi].st;
+    *sectors = (uint32_t)smi < m->nl1 ? s->load_sectors : 0;
+    *hits = (uint32_t)smi < m->nl1 ? s->load_hits : 0;
+}
+
 /* The L1's memo decides a repeat, unless mirrors' backlogs (which the L1
  * does not see) can refuse it too. */
 static uint64_t md_refusal_key(const sim_mem *sm, int smi)
@@ -627,6 +635,7 @@ static uint64_t md_refusal_key(const sim_mem *sm, int smi)
 static const sim_mem_ops md_ops = {
     "detailed",      md_access,       md_pop,     md_cycle,      md_next_event, md_collect, md_reset_stats,
     md_kernel_boundary, md_destroy,   md_set_sampling, md_preload, md_refusal_key, md_hint, md_l2_flush,
+    md_l1_load_counts,
 };
 
 /* Config checks specific to this model, each naming its key. */

@@ -185,7 +185,8 @@ static const sim_mem_ops perfect_ops = {"perfect",     pm_access,      pm_pop,
                                         pm_cycle,      pm_next_event,  pm_collect,
                                         pm_reset_stats, pm_kernel_boundary, pm_destroy,
                                         pm_set_sampling, NULL /* no L2 to warm */,
-                                        NULL /* never refuses for long */, NULL, NULL /* no L2 */};
+                                        NULL /* never refuses for long */, NULL, NULL /* no L2 */,
+                                        NULL /* no L1 */};
 
 sim_mem *sim_mem_perfect_create(const gpu_config *cfg, const sim_mem_options *o, ge_err *e)
 {

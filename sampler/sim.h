@@ -57,6 +57,10 @@ typedef struct sim_options {
     /* Testing aid: 1 = tick every cycle instead of skipping to the next
      * event.  Results must be identical either way (a test checks it). */
     int no_skip;
+    /* 1: count each CTA's L1 load sectors and hits (sim_cta_stat); costs two
+     * calls per line offered, so it is off unless asked for.  Needs a memory
+     * model that keeps them per SM (the detailed one). */
+    int cta_l1_stats;
 } sim_options;
 
 /* Source of the CTAs of one kernel, pulled in order as SM slots free.
@@ -78,6 +82,9 @@ typedef struct sim_cta_stat {
     uint32_t sm;         /* SM it ran on */
     uint64_t start, end; /* kernel-relative cycles: launch, and retirement of its last warp */
     double warp_insts, thread_insts;
+    /* Data-cache load sectors its warps offered to the L1, and L1 hits
+     * among them; kept only with sim_options.cta_l1_stats (else 0). */
+    double l1_load_sectors, l1_load_hits;
 } sim_cta_stat;
 
 /* What the hybrid estimator needs beyond the kresult, for calibration.

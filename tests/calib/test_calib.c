@@ -779,6 +779,31 @@ static void test_dealing_shift_rates(void **st)
     assert_true(mp.l2_hit < 0 && fabs(mp.l1_filter - 0.4) < 1e-12);
 }
 
+/* est_tail_weighted by hand.  k-means at 32 K points on RTX 2060: 128 CTAs
+ * on 30 SMs; the sample SM's fifth CTA stands for the 8 fifth CTAs of the
+ * GPU, the first four for 30 each, so its 0.875 weighs 8 / 128 of the rate:
+ * 8 x 87.5 / (128 x 100).  CTAs of two SMs, interleaved in launch order,
+ * are placed by their own SM's count (all in full rounds: unweighted); a
+ * position no GPU SM reaches weighs nothing. */
+static void test_tail_weights(void **st)
+{
+    (void)st;
+    sim_cta_stat cta[5];
+    for (int i = 0; i < 5; i++)
+        cta[i] = (sim_cta_stat){.index = (uint64_t)i, .sm = 0, .l1_load_sectors = 100, .l1_load_hits = i == 4 ? 87.5 : 0};
+    sim_detail d = {.sms = 1, .ctas_per_sm = 4, .ncta = 5, .cta = cta};
+    double s, h;
+    est_tail_weighted(&d, 128, 30, &s, &h);
+    assert_true(fabs(h / s - 8 * 87.5 / (128 * 100.0)) < 1e-12);
+    assert_true(fabs(s - (400 + 100 * 8 / 30.0)) < 1e-9);
+    for (int i = 0; i < 5; i++)
+        cta[i].sm = (uint32_t)(i % 2); /* positions 0 0 1 1 2 */
+    est_tail_weighted(&d, 128, 30, &s, &h);
+    assert_true(s == 500 && h == 87.5);
+    est_tail_weighted(&d, 20, 30, &s, &h); /* 20 CTAs: position 0 on 20 SMs, none beyond */
+    assert_true(fabs(s - 200 * 20 / 30.0) < 1e-9 && h == 0);
+}
+
 /* The early generations' extra by hand: 2 CTAs per SM of 10 warp
  * instructions each; SM 0's generations end at 100, 160, 220, 280 (the
  * first 40 cycles longer than the later pace of 60), SM 1's at 90, 130,
@@ -817,7 +842,7 @@ int main(void)
         cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_needs_ctas), cmocka_unit_test(test_burst_error_term), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
         cmocka_unit_test(test_sample_rounds), cmocka_unit_test(test_row_hit_error_term),
-        cmocka_unit_test(test_l1_dealing), cmocka_unit_test(test_dealing_shift_rates), cmocka_unit_test(test_warm_shared), cmocka_unit_test(test_early_extra),
+        cmocka_unit_test(test_l1_dealing), cmocka_unit_test(test_dealing_shift_rates), cmocka_unit_test(test_tail_weights), cmocka_unit_test(test_warm_shared), cmocka_unit_test(test_early_extra),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,7 @@
  * with a message, full vs sampled mode, switching modes between kernels,
  * and whole streams.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -278,6 +279,47 @@ static void test_borrowed_ctas(void **st)
         ws_cta_free(&all[i]);
 }
 
+/* Per-CTA L1 counts (sim_options.cta_l1_stats): they add up to the
+ * kernel's, change nothing else, and are 0 when not asked for. */
+static void test_cta_l1_stats(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    synth_config("test_volta.cfg", &cfg);
+    prog p = {0};
+    synth_kernel k;
+    synth_kernel_init(&k, "k", 40, 64, 32, 0, gen, &p);
+    ge_err e;
+    kresult r[2];
+    for (int on = 0; on < 2; on++) {
+        sim_options o = opts("detailed");
+        o.cta_l1_stats = on;
+        sim_gpu *g = sim_create(&cfg, &o, &e);
+        if (!g)
+            fail_msg("%s", e.msg);
+        sim_cta_feed f = synth_feed(&k);
+        if (sim_kernel(g, &k.k, &f, &r[on], &e))
+            fail_msg("%s", e.msg);
+        const sim_detail *d = sim_last_detail(g);
+        assert_int_equal(d->ncta, 40);
+        double s = 0, h = 0, smin = HUGE_VAL;
+        for (size_t i = 0; i < d->ncta; i++) {
+            s += d->cta[i].l1_load_sectors, h += d->cta[i].l1_load_hits;
+            smin = fmin(smin, d->cta[i].l1_load_sectors);
+        }
+        if (on) {
+            assert_true(s == d->l1_load_sectors && h == d->l1_load_hits);
+            assert_true(smin > 0 && h > 0 && h < s); /* every CTA loads; some hit, some miss */
+        } else {
+            assert_true(s == 0 && h == 0 && d->l1_load_sectors > 0);
+        }
+        sim_destroy(g);
+    }
+    assert_true(r[1].cycles == r[0].cycles);
+    for (int c = 0; c < KR_STALL_COUNT; c++)
+        assert_true(r[1].stall[c] == r[0].stall[c]);
+}
+
 /* A stream of kernels: one result each, in order; the clock carries on. */
 static void test_run_source(void **st)
 {
@@ -413,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_sampled_all_sms_equals_full),
         cmocka_unit_test(test_sampled_subset),
         cmocka_unit_test(test_borrowed_ctas),
+        cmocka_unit_test(test_cta_l1_stats),
         cmocka_unit_test(test_run_source),
         cmocka_unit_test(test_l2_preload),
         cmocka_unit_test(test_l2_flush),
