@@ -44,8 +44,9 @@ void est_dealing_shift(model_params *mp, double shift, double below)
  * -- all S SMs, or N mod S of them in a last, partial round.  Such a tail
  * CTA may run with few others beside it (RTX 2060 k-means at 32 K points:
  * 128 CTAs on 30 SMs, the fifth on an SM runs alone and hits 0.875 in the
- * L1 where the first four hit nothing), so it weighs 1/5 of the sample's
- * L1 rate but 8/128 of the kernel's.  Weights are in units of S. */
+ * L1 where the first four hit nothing): its counts are a fifth of the
+ * sample's, but it stands for 8 of the kernel's 128 CTAs.  A weight is the
+ * share of the S SMs (1: all of them). */
 void est_tail_weighted(const sim_detail *d, uint64_t nctas, uint32_t sm_count, double *sectors, double *hits)
 {
     *sectors = *hits = 0;
