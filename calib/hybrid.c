@@ -40,9 +40,13 @@
  * Temporal sampling: a sample larger than est_options.sample_insts per
  * sampled SM runs with its CTAs' loops trimmed (trim.h), at two lengths,
  * and every total it measures is extrapolated to the whole sample
- * (measure(); docs/hybrid.md).  The background run, which only supplies
- * rates and costs most (it carries every SM's traffic), gets half the
- * budget.
+ * (measure(); docs/hybrid.md).  The extrapolation assumes the loops'
+ * later iterations behave as the kept ones do; where the L1 hit rate of
+ * the longer trim's added iterations falls below the shorter trim's rate
+ * (the loops thrash the L1 more as they run), the budget doubles until it
+ * does not, up to 4 times --sample-insts, or the sample runs whole.  The background run, which only
+ * supplies rates and costs most (it carries every SM's traffic), gets half
+ * the final budget.
  *
  * Error estimate (a documented heuristic, checked by bench/bench_estimate):
  * the sampling error of a stratified mean of CTA sizes, sqrt(sum_c (w_c/W)^2
@@ -73,6 +77,8 @@
 #define EST_ERR_ROW_DROP 0.3     /* how far the background run's DRAM row-hit rate may be too high */
 #define EST_TRIM_MIN_KEEP 4     /* iterations the longer trim keeps at least */
 #define EST_TRIM_MIN_DROP 0.3   /* trim only when the longer trim drops this share of the sample */
+#define EST_TRIM_L1_DRIFT 0.03  /* how far the trims' later L1 hit rate may fall below the earlier */
+#define EST_TRIM_MAX_GROWTH 4   /* ... before the budget grows, at most to this many times --sample-insts */
 
 typedef struct {
     const ws_cta *const *ctas;
@@ -387,12 +393,19 @@ static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, s
  * difference between the levels gives what the instructions the longer
  * level drops add -- phase by phase, the epilogue's share of the traffic
  * shrinking as it does in the whole sample.  *share (optional) gets the
- * fraction of the cycles so extrapolated (0 untrimmed). */
+ * fraction of the cycles so extrapolated (0 untrimmed), *fall (optional)
+ * how far the L1 hit rate of the load sectors the longer level adds lies
+ * below the shorter level's rate (0 untrimmed).  A start-up's cold misses
+ * make the shorter level's rate the lower; a later rate that falls means
+ * the loops thrash the L1 more as they run, which the extrapolation does
+ * not carry on. */
 static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const ws_cta **pick, size_t n,
-                   const u64set *warm, double *t, double *share, ge_err *e)
+                   const u64set *warm, double *t, double *share, double *fall, ge_err *e)
 {
     if (share)
         *share = 0;
+    if (fall)
+        *fall = 0;
     if (!tr->on)
         return run_sample(x, g, k, pick, n, warm, t, e);
     double a[T_N];
@@ -403,6 +416,9 @@ static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const 
     if (run_sample(x, g, k, tr->ptr[1], n, warm, t, e))
         return -1;
     double f = tr->dropped[1] / (tr->dropped[0] - tr->dropped[1]), c2 = t[T_CYCLES];
+    if (fall && a[T_L1_SECTORS] > 0 && t[T_L1_SECTORS] > a[T_L1_SECTORS])
+        *fall = a[T_L1_HITS] / a[T_L1_SECTORS] -
+                (t[T_L1_HITS] - a[T_L1_HITS]) / (t[T_L1_SECTORS] - a[T_L1_SECTORS]);
     for (int i = 0; i < T_TOTALS; i++)
         if (t[i] > a[i]) /* more instructions never take less */
             t[i] += (t[i] - a[i]) * f;
@@ -565,19 +581,27 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         goto out;
     }
     double budget = (double)x->o->sample_insts * sms;
-    if (trim_sample(pick, n, budget, &loops, &tr, e))
-        goto out;
     kresult mr;
     model_params_default(&cal->params);
     /* The sample alone: it calibrates the SM side -- L1 behaviour, the
      * unloaded latency path and the SM's scheduling -- and the model adds
-     * the contention of the other SMs. */
+     * the contention of the other SMs.  Trimmed, while its L1 hit rate
+     * falls as its loops run (measure's `fall`: GTO warps drifting apart
+     * over an 8 KB L1), the budget doubles, up to EST_TRIM_MAX_GROWTH
+     * times the option's or the whole sample. */
     sim_gpu *g = est_sampled_sim(x, sms, 0, e);
     if (!g)
         goto out;
-    double st[T_N], share;
-    if (measure(x, g, k, &tr, pick, n, NULL, st, &share, e))
-        goto out;
+    double st[T_N], share, fall;
+    for (;;) {
+        if (trim_sample(pick, n, budget, &loops, &tr, e) || measure(x, g, k, &tr, pick, n, NULL, st, &share, &fall, e))
+            goto out;
+        if (!tr.on || fall <= EST_TRIM_L1_DRIFT || budget >= EST_TRIM_MAX_GROWTH * (double)x->o->sample_insts * sms)
+            break;
+        trimmed_free(&tr, n);
+        budget *= 2;
+        sim_l2_flush(g); /* not the lines of the attempt just dropped (run_sample warms it again) */
+    }
     /* The kernel's CTAs after the first generation meet a warm L2: the
      * sample's totals are those of a cold and a warm run, weighed by the
      * CTAs each stands for.  (Not after a kernel this simulator ran whole,
@@ -589,7 +613,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     double warm = 0; /* error term: the weighing is an interpolation between the two runs */
     if (sh && sh->count) {
         double sw[T_N], share_w, cold = st[T_CYCLES];
-        if (measure(x, g, k, &tr, pick, n, sh, sw, &share_w, e))
+        if (measure(x, g, k, &tr, pick, n, sh, sw, &share_w, NULL, e))
             goto out;
         for (int i = 0; i < T_N; i++)
             st[i] = (1 - w) * st[i] + w * sw[i];
@@ -619,7 +643,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         if (!gl || (!sh && !est_kernel_shared_lines(x, k, e)) || trim_sample(pick, n, budget / 2, &loops, &trb, e))
             goto out;
         double bt[T_N];
-        if (measure(x, gl, k, &trb, pick, n, NULL, bt, NULL, e))
+        if (measure(x, gl, k, &trb, pick, n, NULL, bt, NULL, NULL, e))
             goto out;
         if (bt[T_L2_SECTORS] > 0)
             cal->params.l2_hit = bt[T_L2_HITS] / bt[T_L2_SECTORS];

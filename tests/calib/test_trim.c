@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,12 +152,71 @@ static void test_hybrid_trimmed(void **st)
     synth_free(&s);
 }
 
+/* A loop whose L1 hit rate falls as it runs: iteration i of a warp loads
+ * line i^2 / 200 of its own array, so the first iterations re-read a few
+ * lines and the last ones each read a new line.  Trimmed runs see only the
+ * start; the hybrid must notice the falling rate between its two trims and
+ * run more of the loop (hybrid.c, EST_TRIM_L1_DRIFT), so that its sample
+ * agrees with the whole one (with the budget kept, it is about a third
+ * short). */
+static void test_hybrid_trim_falling_l1(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "falling_l1", 30, 64, 32);
+    for (uint32_t c = 0; c < 30; c++)
+        for (uint32_t w = 0; w < 2; w++) {
+            synth_add(&s, c, w, ISA_OP_INT_ALU, ~0u)->pc = 0x00;
+            for (uint32_t i = 0; i < 200; i++) {
+                uint64_t line = (uint64_t)i * i / 200;
+                ws_inst *ld = synth_add_mem(&s, c, w, ISA_OP_LD_GLOBAL, ~0u,
+                                            0x1000000 + ((uint64_t)(c * 2 + w) * 256 + line) * 128, 4, 4);
+                ld->pc = PC_LOOP;
+                ld->ndst = 1;
+                ld->dst[0] = 1;
+                ws_inst *f = synth_add(&s, c, w, ISA_OP_FP32_FMA, ~0u);
+                f->pc = PC_LOOP + 16;
+                f->nsrc = 1;
+                f->src[0] = 1;
+                synth_add(&s, c, w, ISA_OP_BRANCH, ~0u)->pc = PC_LOOP + 32;
+            }
+            synth_add(&s, c, w, ISA_OP_EXIT, ~0u)->pc = 0x410;
+        }
+    prof_options po;
+    prof_options_default(&po);
+    po.max_sample = 16;
+    po.keep_all_bytes = 0;
+    profile p;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &po, "trim", 0, 1, &p, &e), 0);
+    gpu_config cfg;
+    assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
+    est_options o;
+    est_options_default(&o);
+    o.sample_insts = 0;
+    est_kernel *whole, *trim;
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &whole, &e), 0);
+    o.sample_insts = 600;
+    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &trim, &e), 0);
+    double cw = whole[0].cal.sample_cycles, ct = trim[0].cal.sample_cycles;
+    printf("falling L1 rate: sample %.0f cycles with a budget of 600, %.0f whole; L1 hit rate %.3f / %.3f\n", ct, cw,
+           trim[0].cal.params.l1_hit, whole[0].cal.params.l1_hit);
+    if (fabs(ct - cw) > 0.05 * cw || fabs(trim[0].cal.params.l1_hit - whole[0].cal.params.l1_hit) > 0.05)
+        fail_msg("trimmed sample %.0f cycles (L1 %.3f) against %.0f whole (%.3f)", ct, trim[0].cal.params.l1_hit, cw,
+                 whole[0].cal.params.l1_hit);
+    free(whole);
+    free(trim);
+    prof_free(&p);
+    synth_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cut),
         cmocka_unit_test(test_barriers_keep_whole),
         cmocka_unit_test(test_hybrid_trimmed),
+        cmocka_unit_test(test_hybrid_trim_falling_l1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
