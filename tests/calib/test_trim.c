@@ -113,6 +113,27 @@ static void test_barriers_keep_whole(void **st)
     synth_free(&s);
 }
 
+/* Profile s's kernel (sampled, not kept whole) into *p and estimate it on
+ * GTX 480 in hybrid mode with its sample run whole (*whole) and trimmed to
+ * a budget of 600 warp instructions (*trim). */
+static void whole_and_trimmed(synth_source *s, profile *p, est_kernel **whole, est_kernel **trim)
+{
+    prof_options po;
+    prof_options_default(&po);
+    po.max_sample = 16;
+    po.keep_all_bytes = 0; /* sample, do not keep the kernel whole */
+    ge_err e;
+    assert_int_equal(prof_build(&s->base, &po, "trim", 0, 1, p, &e), 0);
+    gpu_config cfg;
+    assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
+    est_options o;
+    est_options_default(&o);
+    o.sample_insts = 0;
+    assert_int_equal(est_profile(&cfg, p, &o, NULL, whole, &e), 0);
+    o.sample_insts = 600;
+    assert_int_equal(est_profile(&cfg, p, &o, NULL, trim, &e), 0);
+}
+
 /* A uniform loop kernel: the hybrid with a small instruction budget trims
  * the sample, and its extrapolated sample cycles and estimate agree with
  * simulating the sample whole, with a larger error estimate. */
@@ -124,22 +145,10 @@ static void test_hybrid_trimmed(void **st)
     for (uint32_t c = 0; c < 30; c++)
         for (uint32_t w = 0; w < 2; w++)
             warp_loop(&s, c, w, 200, 0);
-    prof_options po;
-    prof_options_default(&po);
-    po.max_sample = 16;
-    po.keep_all_bytes = 0; /* sample, do not keep the kernel whole */
+    /* the sample: 2 CTAs of 2 warps of 604 instructions, 2416 */
     profile p;
-    ge_err e;
-    assert_int_equal(prof_build(&s.base, &po, "trim", 0, 1, &p, &e), 0);
-    gpu_config cfg;
-    assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
-    est_options o;
-    est_options_default(&o);
-    o.sample_insts = 0;
     est_kernel *whole, *trim;
-    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &whole, &e), 0);
-    o.sample_insts = 600; /* the sample: 2 CTAs of 2 warps of 604 instructions, 2416 */
-    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &trim, &e), 0);
+    whole_and_trimmed(&s, &p, &whole, &trim);
     double cw = whole[0].cal.sample_cycles, ct = trim[0].cal.sample_cycles;
     if (fabs(ct - cw) > 0.05 * cw || fabs(trim[0].r.cycles - whole[0].r.cycles) > 0.05 * whole[0].r.cycles)
         fail_msg("trimmed sample %.0f cycles (estimate %.0f) against %.0f whole (%.0f)", ct, trim[0].r.cycles, cw,
@@ -182,22 +191,9 @@ static void test_hybrid_trim_falling_l1(void **st)
             }
             synth_add(&s, c, w, ISA_OP_EXIT, ~0u)->pc = 0x410;
         }
-    prof_options po;
-    prof_options_default(&po);
-    po.max_sample = 16;
-    po.keep_all_bytes = 0;
     profile p;
-    ge_err e;
-    assert_int_equal(prof_build(&s.base, &po, "trim", 0, 1, &p, &e), 0);
-    gpu_config cfg;
-    assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
-    est_options o;
-    est_options_default(&o);
-    o.sample_insts = 0;
     est_kernel *whole, *trim;
-    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &whole, &e), 0);
-    o.sample_insts = 600;
-    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &trim, &e), 0);
+    whole_and_trimmed(&s, &p, &whole, &trim);
     double cw = whole[0].cal.sample_cycles, ct = trim[0].cal.sample_cycles;
     printf("falling L1 rate: sample %.0f cycles with a budget of 600, %.0f whole; L1 hit rate %.3f / %.3f\n", ct, cw,
            trim[0].cal.params.l1_hit, whole[0].cal.params.l1_hit);
