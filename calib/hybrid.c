@@ -583,6 +583,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     double budget = (double)x->o->sample_insts * sms;
     kresult mr;
     model_params_default(&cal->params);
+    cal->params.sampled_runs = 1;
     /* The sample alone: it calibrates the SM side -- L1 behaviour, the
      * unloaded latency path and the SM's scheduling -- and the model adds
      * the contention of the other SMs.  Trimmed, while its L1 hit rate

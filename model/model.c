@@ -26,6 +26,7 @@ void model_params_default(model_params *p)
     p->latency_scale = 1.0;
     p->sm_scale = 1.0;
     p->early_extra = 0;
+    p->sampled_runs = 0;
     p->overlap = 6.0;
     p->dram_efficiency = 0; /* 0: from the DRAM timing and row locality (mm_dram_efficiency) */
     p->row_hit = -1;        /* < 0: estimated from coalescing */
@@ -634,8 +635,19 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         lrr_sms = 0;
     double load_prev = 0, atomic_prev = 0; /* the latencies wt[] was replayed with (when replayed) */
     int replayed = 0, rc = 0;
-    /* a sample's run of consecutive CTAs does not crowd the L1's sets */
+    /* Lines in flight (l1_inflight).  A sample's run of consecutive CTAs
+     * spreads its lines over the L1's sets: its MSHRs bound it.  On the
+     * GPU, where the profile's set placement of the SM's stream allows
+     * fewer lines than random placement -- rows a power of two apart that
+     * share a set -- the placement bounds it, unless the parameters were
+     * fitted to a sample (sampled_runs), whose cycles carry the crowding
+     * its real addresses met. */
     double inflight = sc && sc->neighbour_runs && cfg->l1d.mshr_entries ? cfg->l1d.mshr_entries : l1_inflight(cfg);
+    if (!(sc && sc->neighbour_runs) && !mp->sampled_runs && strcmp(cfg->l1d.allocate, "on_miss") == 0) {
+        double placed = mm_l1_placement(pk, cfg, c, il);
+        if (placed > 0 && placed < inflight)
+            inflight = placed;
+    }
     for (int it = 0; it < MODEL_FIXPOINT_ITERS; it++) {
         double q = model_md1_wait(rho) * path.burst_core;
         double miss_lat = h2 * path.l2 + (1 - h2) * (path.dram + q);

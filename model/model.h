@@ -37,6 +37,9 @@ typedef struct model_params {
                              * the first starts in lock step, so its CTAs' loads do not overlap each
                              * other's work, and the next inherit some of that; added once to the
                              * SM's time (measured by a sample, calib/early.c; 0 = none) */
+    int sampled_runs;       /* 1: sm_scale was fitted to a sample run in detail (calib/hybrid.c), whose
+                             * cycles carry the L1 set crowding its real addresses met: the profile's
+                             * set-placement bound is not added (model.c, docs/model.md item 6) */
     double overlap;         /* exponent p of the smooth max (sum T_i^p)^(1/p) */
     double dram_efficiency; /* sustainable fraction of peak DRAM bandwidth; 0 = from timing and row_hit */
     double row_hit;         /* DRAM row-buffer hit rate; < 0 = estimated from coalescing */

@@ -21,6 +21,10 @@ typedef struct mm_path {
 double mm_l1_hit(const prof_kernel *pk, const gpu_config *cfg, int neighbour_runs, double ctas_per_sm, int il,
                  double window, double *recent);
 /* model_l1_dealing_shift for one kernel and interleaving (prof_interleave). */
+/* The lines a GPU SM's L1 can have in flight before one set has all its
+ * ways pending, from the profile's set placement of the SM's stream
+ * (profile.h PROF_INFL_NSETS); 0 when the profile cannot say. */
+double mm_l1_placement(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_sm, int il);
 double mm_l1_dealing_shift(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_sm, int il);
 /* L2 sector hit rates of loads and of stores (all accesses, before L1 filtering). */
 void mm_l2_hits(const profile *p, uint32_t k, const gpu_config *cfg, double concurrency, double *load,

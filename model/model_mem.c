@@ -59,13 +59,12 @@ static double recent_rate(const rd_hist *h, double window, int by_line)
     return by_line ? rd_recent_lines(h, window) : rd_recent(h, window);
 }
 
-/* L1 sector hit rate of loads from the histograms for SM count nsm, as a
- * cache of the L1's capacity in `sets` sets (see mm_l1_hit). */
-static double l1_rate(const prof_kernel *pk, const gpu_config *cfg, uint32_t nsm, double ctas_per_sm, int il,
-                      uint32_t sets, int by_line, double window, double *recent)
+/* The L1 histograms for SM count nsm and interleaving il around
+ * ctas_per_sm resident CTAs, and the weight f of *hi in log2 of the CTAs
+ * (0 when they are the same); 0 when there are none. */
+static int l1_pair(const prof_kernel *pk, uint32_t nsm, double ctas_per_sm, int il, const prof_l1hist **plo,
+                   const prof_l1hist **phi, double *f)
 {
-    const gcfg_cache *c = &cfg->l1d;
-    *recent = 0;
     const prof_l1hist *lo = NULL, *hi = NULL;
     for (uint32_t i = 0; i < pk->nl1; i++) {
         const prof_l1hist *h = &pk->l1[i];
@@ -80,18 +79,28 @@ static double l1_rate(const prof_kernel *pk, const gpu_config *cfg, uint32_t nsm
         lo = hi;
     if (!hi)
         hi = lo;
-    if (!lo)
+    *plo = lo, *phi = hi;
+    *f = lo == hi ? 0
+                  : (log2d(ctas_per_sm) - log2d(lo->ctas_per_sm)) / (log2d(hi->ctas_per_sm) - log2d(lo->ctas_per_sm));
+    return lo != NULL;
+}
+
+/* L1 sector hit rate of loads from the histograms for SM count nsm, as a
+ * cache of the L1's capacity in `sets` sets (see mm_l1_hit). */
+static double l1_rate(const prof_kernel *pk, const gpu_config *cfg, uint32_t nsm, double ctas_per_sm, int il,
+                      uint32_t sets, int by_line, double window, double *recent)
+{
+    const gcfg_cache *c = &cfg->l1d;
+    *recent = 0;
+    const prof_l1hist *lo, *hi;
+    double f;
+    if (!l1_pair(pk, nsm, ctas_per_sm, il, &lo, &hi, &f))
         return 0;
     /* the profile measures 32 B sectors of 128 B lines; a cache with another
      * line size is represented by its capacity in 128 B lines */
     uint64_t lines = (uint64_t)c->size_bytes / 128;
     double h_lo = hit_rate(&lo->load, lines, sets, by_line), h_hi = hit_rate(&hi->load, lines, sets, by_line);
     double r_lo = recent_rate(&lo->load, window, by_line), r_hi = recent_rate(&hi->load, window, by_line);
-    if (lo == hi) {
-        *recent = r_lo < h_lo ? r_lo : h_lo;
-        return h_lo;
-    }
-    double f = (log2d(ctas_per_sm) - log2d(lo->ctas_per_sm)) / (log2d(hi->ctas_per_sm) - log2d(lo->ctas_per_sm));
     double h = h_lo + f * (h_hi - h_lo), r = r_lo + f * (r_hi - r_lo);
     *recent = r < h ? r : h;
     return h;
@@ -263,4 +272,34 @@ double mm_dram_efficiency(const gpu_config *cfg, const mm_dram_mix *x)
     if (cfg->dram.tREFI)
         e *= 1.0 - (double)cfg->dram.tRFC / cfg->dram.tREFI;
     return e;
+}
+
+/* A placement table (profile.h PROF_INFL_NSETS) at `sets` x `ways`,
+ * interpolated in log2 of both; 0 when out of its range or not measured. */
+static double infl_at(const prof_l1hist *h, uint32_t sets, uint32_t ways)
+{
+    double x = log2d(sets), y = log2d(ways);
+    if (x < 0 || x > PROF_INFL_NSETS - 1 || y < 0 || y > PROF_INFL_NWAYS - 1)
+        return 0;
+    int i = (int)x, j = (int)y;
+    int i1 = i + 1 < PROF_INFL_NSETS ? i + 1 : i, j1 = j + 1 < PROF_INFL_NWAYS ? j + 1 : j;
+    double fx = x - i, fy = y - j;
+    const uint16_t(*t)[PROF_INFL_NWAYS] = h->inflight;
+    if (!t[i][j] || !t[i1][j] || !t[i][j1] || !t[i1][j1])
+        return 0;
+    double a = t[i][j] + fy * (t[i][j1] - t[i][j]), b = t[i1][j] + fy * (t[i1][j1] - t[i1][j]);
+    return (a + fx * (b - a)) / PROF_INFL_UNIT;
+}
+
+double mm_l1_placement(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_sm, int il)
+{
+    const gcfg_cache *c = &cfg->l1d;
+    if (c->size_bytes == 0 || pk->nl1 == 0 || c->line_bytes != 128 || !c->sets || !c->ways)
+        return 0;
+    const prof_l1hist *lo, *hi;
+    double f;
+    if (!l1_pair(pk, nearest_nsm(pk, cfg->gpu.sm_count), ctas_per_sm, il, &lo, &hi, &f))
+        return 0;
+    double a = infl_at(lo, c->sets, c->ways), b = infl_at(hi, c->sets, c->ways);
+    return a > 0 && b > 0 ? a + f * (b - a) : 0;
 }

@@ -132,6 +132,18 @@ int pb_code_cta_done(pbuild *b, uint32_t cta, ge_err *e);
  * the log in these orders. */
 int pb_gpu_orders(pbuild *b, ge_err *e);
 int pb_reuse(pbuild *b, ge_err *e);           /* prof_reuse.c */
+
+/* prof_inflight.c: the set placement of one SM stream's new lines
+ * (profile.h, PROF_INFL_NSETS), with scratch kept across streams. */
+typedef struct {
+    uint64_t *keys;
+    uint32_t *vals, *stamp, *prev;
+    size_t cap, nprev;
+    uint32_t gen;
+} infl_ws;
+int prof_inflight(infl_ws *w, const rd_access *acc, size_t n,
+                  uint16_t out[PROF_INFL_NSETS][PROF_INFL_NWAYS], ge_err *e);
+void infl_ws_free(infl_ws *w);
 uint64_t pb_rand(uint64_t *s);
 
 #endif

@@ -50,11 +50,14 @@ typedef struct {
     uint32_t *ord, *tmp, *runs;
     rd_access *acc;
     rd_ws ws;
+    infl_ws infl;
 } l1_scratch;
 
 /* Add the stream of one SM (its log records `list[0..n)`, in log order) to
- * the L1 histogram for nsm SMs, c CTAs per SM, interleaving il. */
-static int l1_hist(pbuild *b, l1_scratch *x, size_t n, uint32_t nsm, uint32_t c, int il, rd_hist *h, ge_err *e)
+ * the L1 histogram h for nsm SMs, c CTAs per SM, interleaving il; the
+ * first SM's stream (`first`) gives h's set placement. */
+static int l1_hist(pbuild *b, l1_scratch *x, size_t n, uint32_t nsm, uint32_t c, int il, prof_l1hist *h,
+                   int first, ge_err *e)
 {
     for (size_t t = 0; t < n; t++) {
         const pb_l1rec *r = &b->l1[x->list[t]];
@@ -71,7 +74,9 @@ static int l1_hist(pbuild *b, l1_scratch *x, size_t n, uint32_t nsm, uint32_t c,
         x->acc[t].line = r->line;
         x->acc[t].sectors = r->sectors;
     }
-    return rd_measure_ws(&x->ws, x->acc, NULL, n, h, 1.0, e);
+    if (first && prof_inflight(&x->infl, x->acc, n, h->inflight, e))
+        return -1;
+    return rd_measure_ws(&x->ws, x->acc, NULL, n, &h->load, 1.0, e);
 }
 
 /* L1 histograms of kernel k (records [lo, hi) of the L1 log), in pk->l1 by
@@ -108,7 +113,7 @@ static int kernel_l1(pbuild *b, uint32_t k, size_t lo, size_t hi, l1_scratch *x,
             for (uint32_t ci = 0; ci < nc; ci++)
                 for (int il = 0; il < PROF_IL_COUNT; il++) {
                     prof_l1hist *h = &pk->l1[(si * nc + ci) * PROF_IL_COUNT + (uint32_t)il];
-                    if (l1_hist(b, x, m, nsm, 1u << ci, il, &h->load, e))
+                    if (l1_hist(b, x, m, nsm, 1u << ci, il, h, s == 0, e))
                         return -1;
                 }
         }
@@ -122,7 +127,8 @@ static int all_l1(pbuild *b, ge_err *e)
     if (n > UINT32_MAX - 1)
         return ge_errf(e, "L1 log too long for the reuse histograms");
     l1_scratch x = {malloc(n * sizeof *x.list), malloc(n * sizeof *x.keys), malloc(n * sizeof *x.ord),
-                    malloc(n * sizeof *x.tmp), malloc((n + 1) * sizeof *x.runs), malloc(n * sizeof *x.acc), {0}};
+                    malloc(n * sizeof *x.tmp), malloc((n + 1) * sizeof *x.runs), malloc(n * sizeof *x.acc), {0},
+                    {0}};
     int rc = 0;
     if (!x.list || !x.keys || !x.ord || !x.tmp || !x.runs || !x.acc)
         rc = ge_errf(e, "out of memory (L1 reuse)");
@@ -141,6 +147,7 @@ static int all_l1(pbuild *b, ge_err *e)
     free(x.runs);
     free(x.acc);
     rd_ws_free(&x.ws);
+    infl_ws_free(&x.infl);
     return rc;
 }
 

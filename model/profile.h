@@ -33,7 +33,7 @@
 #include "reuse.h"
 #include "wstream.h"
 
-#define PROF_VERSION 7
+#define PROF_VERSION 8
 #define PROF_NCONC 3 /* concurrencies of the L2 histograms and inherited-line ages */
 #define PROF_ATOMIC_HOT 64 /* atomic lines whose sectors a profile keeps one by one */
 #define PROF_INHERIT_MAX (1u << 18) /* inherited lines kept per kernel (32 MB of 128 B lines) */
@@ -76,11 +76,23 @@ typedef struct prof_warp {
     prof_inst *inst;
 } prof_warp;
 
+/* Set placement of an SM's misses in flight (model/prof_inflight.c): for an
+ * L1 of 2^i sets of 2^j ways, indexed by line modulo the set count, that
+ * allocates a way when a miss is sent, the mean number of new lines the
+ * SM's load stream sends before one set would need more ways than it has
+ * (the in-order LSU then waits).  In 1/16 lines, at most PROF_INFL_CAP
+ * lines. */
+#define PROF_INFL_NSETS 11 /* 1, 2, 4, ..., 1024 sets */
+#define PROF_INFL_NWAYS 7  /* 1, 2, 4, ..., 64 ways */
+#define PROF_INFL_CAP 256
+#define PROF_INFL_UNIT 16
+
 typedef struct prof_l1hist {
     uint32_t nsm;          /* SM count the CTA-to-SM assignment assumed */
     uint32_t ctas_per_sm;  /* resident CTAs per SM */
     uint32_t interleave;   /* prof_interleave */
     rd_hist load;          /* global/local loads (sectors) */
+    uint16_t inflight[PROF_INFL_NSETS][PROF_INFL_NWAYS]; /* see PROF_INFL_NSETS; 0 = not measured */
 } prof_l1hist;
 
 typedef struct prof_l2hist {

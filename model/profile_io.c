@@ -265,6 +265,9 @@ static void w_kernel(wstream_x *w, const prof_kernel *k)
         w_u32(w, k->l1[i].ctas_per_sm);
         w_u32(w, k->l1[i].interleave);
         w_hist(w, &k->l1[i].load);
+        for (int a = 0; a < PROF_INFL_NSETS; a++)
+            for (int b = 0; b < PROF_INFL_NWAYS; b++)
+                w_u16(w, k->l1[i].inflight[a][b]);
     }
     w_u32(w, k->nclusters);
     w_u32(w, PROF_SIG_COUNT);
@@ -713,6 +716,10 @@ static int r_kernel(rstream_x *r, prof_kernel *k, ge_err *e)
         if (k->l1[i].interleave >= PROF_IL_COUNT || k->l1[i].nsm == 0 || k->l1[i].ctas_per_sm == 0)
             return fail(r, "L1 histogram key");
         r_hist(r, &k->l1[i].load);
+        for (int a = 0; a < PROF_INFL_NSETS; a++)
+            for (int b = 0; b < PROF_INFL_NWAYS; b++)
+                if ((k->l1[i].inflight[a][b] = r_u16(r)) > PROF_INFL_CAP * PROF_INFL_UNIT && !r->bad)
+                    return fail(r, "L1 set-placement count");
         k->nl1++;
     }
     uint32_t nc = r_count(r, 1024, "CTA clusters");

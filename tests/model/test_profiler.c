@@ -15,6 +15,7 @@
 #include "config_registry.h"
 #include "model.h"
 #include "model_int.h"
+#include "prof_int.h"
 #include "profiler.h"
 #include "reuse.h"
 #include "synth.h"
@@ -190,6 +191,38 @@ static void test_profiler_camping(void **st)
     synth_free(&s);
 }
 
+/* The set placement of a stream's new lines (prof_inflight.c), by hand:
+ * lines 1024 apart share one set of any profiled set count, so W fit;
+ * consecutive lines fill 16 x 4 whole (64) before the 65th finds its set
+ * full, and a large cache stops at PROF_INFL_CAP; a line read again
+ * during a walk is in flight, not a new one. */
+static void test_profiler_placement(void **st)
+{
+    (void)st;
+    enum { N = 4096 };
+    rd_access *a = calloc(N, sizeof *a);
+    assert_non_null(a);
+    infl_ws w = {0};
+    ge_err e;
+    uint16_t t[PROF_INFL_NSETS][PROF_INFL_NWAYS];
+    for (int rep = 1; rep <= 2; rep++) { /* each line read once, then twice in a row */
+        for (size_t i = 0; i < 256; i++)
+            a[i].line = (uint64_t)(i / rep) * 1024, a[i].sectors = 0xf;
+        assert_int_equal(prof_inflight(&w, a, 256, t, &e), 0);
+        for (int i = 0; i < PROF_INFL_NSETS; i++)
+            for (int j = 0; j < PROF_INFL_NWAYS; j++)
+                assert_int_equal(t[i][j], (1 << j) * PROF_INFL_UNIT);
+    }
+    for (size_t i = 0; i < N; i++)
+        a[i].line = i;
+    assert_int_equal(prof_inflight(&w, a, N, t, &e), 0);
+    assert_int_equal(t[4][2], 64 * PROF_INFL_UNIT);  /* 16 sets x 4 ways */
+    assert_int_equal(t[0][0], 1 * PROF_INFL_UNIT);   /* 1 x 1 */
+    assert_int_equal(t[10][6], PROF_INFL_CAP * PROF_INFL_UNIT);
+    infl_ws_free(&w);
+    free(a);
+}
+
 static void test_profile_file(void **st)
 {
     (void)st;
@@ -311,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_profiler_inherit),
         cmocka_unit_test(test_profiler_inherit_gpu_order),
         cmocka_unit_test(test_profiler_camping),
+        cmocka_unit_test(test_profiler_placement),
         cmocka_unit_test(test_profile_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
