@@ -21,8 +21,10 @@
  *
  * The mean of the counts is the placement's answer to the model's
  * balls-into-bins estimate (model.c, l1_inflight).  A walk that reaches
- * the end of the stream without a full set is left out of the mean when
- * others are not: it measures the stream's length, not the placement.
+ * the end of the stream without a full set measures the stream's length,
+ * not the placement: it is left out of the mean, and when that leaves
+ * fewer than half the walks the entry is 0, not measured (a short stream
+ * -- bfs's small levels on 80 SMs -- says nothing about crowding).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -122,18 +124,17 @@ int prof_inflight(infl_ws *w, const rd_access *acc, size_t n,
     uint16_t cnt[1u << (PROF_INFL_NSETS - 1)];
     for (int i = 0; i < PROF_INFL_NSETS; i++)
         for (int j = 0; j < PROF_INFL_NWAYS; j++) {
-            double done = 0, cut = 0;
-            int ndone = 0, ncut = 0;
+            double done = 0;
+            int ndone = 0;
             for (size_t k = 0; k < NSTART; k++) {
                 int ended;
                 uint32_t m = walk(w, acc, n, k * n / NSTART, 1u << i, 1u << j, cnt, &ended);
-                if (ended)
-                    cut += m, ncut++;
-                else
+                if (!ended)
                     done += m, ndone++;
             }
-            double mean = ndone ? done / ndone : cut / ncut;
-            double v = mean * PROF_INFL_UNIT + 0.5;
+            if (2 * ndone < NSTART)
+                continue; /* (0: not measured) */
+            double v = done / ndone * PROF_INFL_UNIT + 0.5;
             out[i][j] = (uint16_t)(v < 1 ? 1 : v > PROF_INFL_CAP * PROF_INFL_UNIT ? PROF_INFL_CAP * PROF_INFL_UNIT : v);
         }
     return 0;

@@ -195,7 +195,8 @@ static void test_profiler_camping(void **st)
  * lines 1024 apart share one set of any profiled set count, so W fit;
  * consecutive lines fill 16 x 4 whole (64) before the 65th finds its set
  * full, and a large cache stops at PROF_INFL_CAP; a line read again
- * during a walk is in flight, not a new one. */
+ * during a walk is in flight, not a new one; a stream too short to fill
+ * the sets measures nothing (0). */
 static void test_profiler_placement(void **st)
 {
     (void)st;
@@ -219,6 +220,10 @@ static void test_profiler_placement(void **st)
     assert_int_equal(t[4][2], 64 * PROF_INFL_UNIT);  /* 16 sets x 4 ways */
     assert_int_equal(t[0][0], 1 * PROF_INFL_UNIT);   /* 1 x 1 */
     assert_int_equal(t[10][6], PROF_INFL_CAP * PROF_INFL_UNIT);
+    /* 40 lines never fill 16 x 4: every walk ends with the stream, not measured */
+    assert_int_equal(prof_inflight(&w, a, 40, t, &e), 0);
+    assert_int_equal(t[4][2], 0);
+    assert_int_equal(t[0][0], 1 * PROF_INFL_UNIT);
     infl_ws_free(&w);
     free(a);
 }
