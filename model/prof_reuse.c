@@ -10,7 +10,8 @@
  *     warp keeps issuing until it needs a loaded value).  We measure the
  *     streams of the first l1_sms SMs for every profiled NSM, every c in
  *     1, 2, 4, ..., 32 that fits, and both interleavings; the model
- *     interpolates c in log scale.
+ *     interpolates c in log scale.  The first SM's stream also gives the
+ *     histogram's set placement of the lines in flight (prof_inflight.c).
  *   - L2 (shared, kept across kernels): all CTAs, W resident GPU-wide, warps
  *     interleaved instruction by instruction; one stream over the whole
  *     workload so later kernels see the data earlier kernels left.  Measured
