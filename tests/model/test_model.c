@@ -647,6 +647,52 @@ static void test_model_properties(void **st)
     synth_free(&s);
 }
 
+/* 240 CTAs of 8 warps, each warp loading 8 lines (its own), line k of the
+ * kernel at k x `stride` lines: consecutive with stride 1, all in one set
+ * of any profiled set count with stride 1024. */
+static void loads_profile(const char *name, uint64_t stride, synth_source *s, profile *p)
+{
+    ge_err e;
+    synth_init(s, name, 240, 256, 16);
+    for (uint32_t c = 0; c < 240; c++)
+        for (uint32_t w = 0; w < 8; w++)
+            for (int i = 0; i < 8; i++) {
+                uint64_t line = ((uint64_t)(c * 8 + w) * 8 + (uint64_t)i) * stride;
+                ws_inst *ld = synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu, 0x1000000 + line * 128, 4, 4);
+                ld->ndst = 1;
+                ld->dst[0] = (uint8_t)(1 + i);
+            }
+    for (uint32_t c = 0; c < 240; c++)
+        for (uint32_t w = 0; w < 8; w++)
+            synth_add(s, c, w, ISA_OP_EXIT, 0xffffffffu);
+    prof_options o;
+    prof_options_default(&o);
+    assert_int_equal(prof_build(&s->base, &o, name, 0, 1, p, &e), 0);
+}
+
+/* The lines in flight the model's MSHR-time bound assumes on GTX 480 with
+ * an 8 KB L1 of `sets` x `ways` (64 MSHRs), up to a common factor: the
+ * bound is misses x loaded latency / lines in flight, and the misses are
+ * the same at every geometry. */
+static double lines_in_flight(const profile *p, uint32_t sets, uint32_t ways, const char *allocate,
+                              const char *sched, const model_params *mp)
+{
+    gpu_config c;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("gtx480", &c, &e), 0);
+    c.l1d.sets = sets;
+    c.l1d.ways = ways;
+    c.l1d.size_bytes = sets * ways * c.l1d.line_bytes;
+    c.l1d.mshr_entries = 64;
+    snprintf(c.l1d.allocate, sizeof c.l1d.allocate, "%s", allocate);
+    assert_int_equal(gcfg_validate(&c, &e), 0);
+    kresult r;
+    model_detail d;
+    assert_int_equal(model_kernel(&c, sched, p, 0, mp, NULL, &r, &d, &e), 0);
+    assert_true(d.t_mshr > 0 && d.load_latency > 0);
+    return d.load_latency / d.t_mshr;
+}
+
 /* An allocate-on-miss L1 holds a way for each line in flight, and a miss
  * to a set whose ways are all pending blocks the LSU: the lines an SM can
  * have in flight are its MSHRs or, fewer, the expected number of lines
@@ -657,48 +703,20 @@ static void test_model_properties(void **st)
 static void test_l1_inflight(void **st)
 {
     (void)st;
-    gpu_config base;
     ge_err e;
+    gpu_config base;
     assert_int_equal(gcfg_load_named("gtx480", &base, &e), 0);
     synth_source s;
-    synth_init(&s, "stream", 240, 256, 16);
-    for (uint32_t c = 0; c < 240; c++)
-        for (uint32_t w = 0; w < 8; w++)
-            for (int i = 0; i < 8; i++) {
-                ws_inst *ld = synth_add_mem(&s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu,
-                                            0x1000000 + ((uint64_t)(c * 8 + w) * 8 + (uint64_t)i) * 128, 4, 4);
-                ld->ndst = 1;
-                ld->dst[0] = (uint8_t)(1 + i);
-            }
-    for (uint32_t c = 0; c < 240; c++)
-        for (uint32_t w = 0; w < 8; w++)
-            synth_add(&s, c, w, ISA_OP_EXIT, 0xffffffffu);
-    prof_options o;
-    prof_options_default(&o);
     profile p;
-    assert_int_equal(prof_build(&s.base, &o, "stream", 0, 1, &p, &e), 0);
-    const uint32_t geo[3][2] = {{16, 4}, {8, 8}, {16, 4}};
-    double t[3];
-    for (int i = 0; i < 3; i++) {
-        gpu_config c = base;
-        c.l1d.sets = geo[i][0];
-        c.l1d.ways = geo[i][1];
-        c.l1d.size_bytes = c.l1d.sets * c.l1d.ways * c.l1d.line_bytes;
-        c.l1d.mshr_entries = 64;
-        if (i == 2)
-            snprintf(c.l1d.allocate, sizeof c.l1d.allocate, "on_fill");
-        assert_int_equal(gcfg_validate(&c, &e), 0);
-        kresult r;
-        model_detail d;
-        assert_int_equal(model_kernel(&c, "gto", &p, 0, NULL, NULL, &r, &d, &e), 0);
-        /* bound = misses x loaded latency / lines in flight; the misses are the same */
-        assert_true(d.t_mshr > 0 && d.load_latency > 0);
-        t[i] = d.load_latency / d.t_mshr;
-    }
+    loads_profile("stream", 1, &s, &p);
+    double t16 = lines_in_flight(&p, 16, 4, "on_miss", "gto", NULL);
+    double t8 = lines_in_flight(&p, 8, 8, "on_miss", "gto", NULL);
+    double tf = lines_in_flight(&p, 16, 4, "on_fill", "gto", NULL);
     printf("lines in flight, relative to 8x8: 16x4 %.3f (want %.3f), 16x4 allocating on fill %.3f (want %.3f)\n",
-           t[0] / t[1], 30.9 / 42.4, t[2] / t[1], 64 / 42.4);
-    assert_true(fabs(t[0] / t[1] - 30.9 / 42.4) < 0.01 * (30.9 / 42.4));
-    assert_true(fabs(t[2] / t[1] - 64 / 42.4) < 0.01 * (64 / 42.4));
+           t16 / t8, 30.9 / 42.4, tf / t8, 64 / 42.4);
+    assert_true(fabs(t16 / t8 - 30.9 / 42.4) < 0.01 * (30.9 / 42.4));
+    assert_true(fabs(tf / t8 - 64 / 42.4) < 0.01 * (64 / 42.4));
+
 
     /* A hybrid sample's run of consecutive CTAs does not crowd the sets:
      * its scenario is bound by the 64 MSHRs.  And the bound is memory-side:
@@ -734,55 +752,23 @@ static void test_l1_inflight(void **st)
 /* Lines 128 KB apart all fall into one set of any L1 of up to 1024 sets:
  * the profile's set placement (prof_inflight.c) says W lines fit in
  * flight, fewer than random placement's 30.9 (16 x 4) and 42.4 (8 x 8),
- * so the bound follows the ways: 8 x 8 holds twice the lines of 16 x 4. */
+ * so the bound follows the ways: 8 x 8 holds twice the lines of 16 x 4.
+ * After a fit to a sample, which met the crowding itself, random
+ * placement's bound stands. */
 static void test_l1_placement(void **st)
 {
     (void)st;
-    gpu_config base;
-    ge_err e;
-    assert_int_equal(gcfg_load_named("gtx480", &base, &e), 0);
     synth_source s;
-    synth_init(&s, "crowd", 240, 256, 16);
-    for (uint32_t c = 0; c < 240; c++)
-        for (uint32_t w = 0; w < 8; w++)
-            for (int i = 0; i < 8; i++) {
-                uint64_t line = ((uint64_t)(c * 8 + w) * 8 + (uint64_t)i) * 1024;
-                ws_inst *ld = synth_add_mem(&s, c, w, ISA_OP_LD_GLOBAL, 1u, 0x1000000 + line * 128, 4, 4);
-                ld->ndst = 1;
-                ld->dst[0] = (uint8_t)(1 + i);
-            }
-    for (uint32_t c = 0; c < 240; c++)
-        for (uint32_t w = 0; w < 8; w++)
-            synth_add(&s, c, w, ISA_OP_EXIT, 1u);
-    prof_options o;
-    prof_options_default(&o);
     profile p;
-    assert_int_equal(prof_build(&s.base, &o, "crowd", 0, 1, &p, &e), 0);
-    const uint32_t geo[2][2] = {{16, 4}, {8, 8}};
-    double t[2], tf[2];
-    for (int i = 0; i < 2; i++) {
-        gpu_config c = base;
-        c.l1d.sets = geo[i][0];
-        c.l1d.ways = geo[i][1];
-        c.l1d.size_bytes = c.l1d.sets * c.l1d.ways * c.l1d.line_bytes;
-        c.l1d.mshr_entries = 64;
-        assert_int_equal(gcfg_validate(&c, &e), 0);
-        kresult r;
-        model_detail d;
-        assert_int_equal(model_kernel(&c, "lrr", &p, 0, NULL, NULL, &r, &d, &e), 0);
-        assert_true(d.t_mshr > 0 && d.load_latency > 0);
-        t[i] = d.load_latency / d.t_mshr; /* lines in flight over misses per generation */
-        /* fitted to a sample, which met the crowding itself: random placement's bound */
-        model_params mp;
-        model_params_default(&mp);
-        mp.sampled_runs = 1;
-        assert_int_equal(model_kernel(&c, "lrr", &p, 0, &mp, NULL, &r, &d, &e), 0);
-        tf[i] = d.load_latency / d.t_mshr;
-    }
-    printf("lines in flight, 16x4 over 8x8: %.3f (want 0.5), after a fit %.3f (want %.3f)\n", t[0] / t[1],
-           tf[0] / tf[1], 30.9 / 42.4);
-    assert_true(fabs(t[0] / t[1] - 0.5) < 0.005);
-    assert_true(fabs(tf[0] / tf[1] - 30.9 / 42.4) < 0.01 * (30.9 / 42.4));
+    loads_profile("crowd", 1024, &s, &p);
+    double t = lines_in_flight(&p, 16, 4, "on_miss", "lrr", NULL) / lines_in_flight(&p, 8, 8, "on_miss", "lrr", NULL);
+    model_params mp;
+    model_params_default(&mp);
+    mp.sampled_runs = 1;
+    double tf = lines_in_flight(&p, 16, 4, "on_miss", "lrr", &mp) / lines_in_flight(&p, 8, 8, "on_miss", "lrr", &mp);
+    printf("lines in flight, 16x4 over 8x8: %.3f (want 0.5), after a fit %.3f (want %.3f)\n", t, tf, 30.9 / 42.4);
+    assert_true(fabs(t - 0.5) < 0.005);
+    assert_true(fabs(tf - 30.9 / 42.4) < 0.01 * (30.9 / 42.4));
     prof_free(&p);
     synth_free(&s);
 }
