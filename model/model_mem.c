@@ -275,20 +275,22 @@ double mm_dram_efficiency(const gpu_config *cfg, const mm_dram_mix *x)
 }
 
 /* A placement table (profile.h PROF_INFL_NSETS) at `sets` x `ways`,
- * interpolated in log2 of both; 0 when out of its range or not measured. */
+ * interpolated in log2 of the ways (A100's 56); 0 when out of its range,
+ * not measured, or for a set count that is not a power of two, whose
+ * modulo placement the table does not describe. */
 static double infl_at(const prof_l1hist *h, uint32_t sets, uint32_t ways)
 {
-    double x = log2d(sets), y = log2d(ways);
-    if (x < 0 || x > PROF_INFL_NSETS - 1 || y < 0 || y > PROF_INFL_NWAYS - 1)
+    double y = log2d(ways);
+    int i = 0;
+    while (i < PROF_INFL_NSETS && (1u << i) < sets)
+        i++;
+    if (i == PROF_INFL_NSETS || (1u << i) != sets || y < 0 || y > PROF_INFL_NWAYS - 1)
         return 0;
-    int i = (int)x, j = (int)y;
-    int i1 = i + 1 < PROF_INFL_NSETS ? i + 1 : i, j1 = j + 1 < PROF_INFL_NWAYS ? j + 1 : j;
-    double fx = x - i, fy = y - j;
-    const uint16_t(*t)[PROF_INFL_NWAYS] = h->inflight;
-    if (!t[i][j] || !t[i1][j] || !t[i][j1] || !t[i1][j1])
+    int j = (int)y, j1 = j + 1 < PROF_INFL_NWAYS ? j + 1 : j;
+    const uint16_t *t = h->inflight[i];
+    if (!t[j] || !t[j1])
         return 0;
-    double a = t[i][j] + fy * (t[i][j1] - t[i][j]), b = t[i1][j] + fy * (t[i1][j1] - t[i1][j]);
-    return (a + fx * (b - a)) / PROF_INFL_UNIT;
+    return (t[j] + (y - j) * (t[j1] - t[j])) / PROF_INFL_UNIT;
 }
 
 double mm_l1_placement(const prof_kernel *pk, const gpu_config *cfg, double ctas_per_sm, int il)
