@@ -754,7 +754,8 @@ static void test_l1_inflight(void **st)
  * flight, fewer than random placement's 30.9 (16 x 4) and 42.4 (8 x 8),
  * so the bound follows the ways: 8 x 8 holds twice the lines of 16 x 4.
  * After a fit to a sample, which met the crowding itself, random
- * placement's bound stands. */
+ * placement's bound stands, as it does for a set count that is not a
+ * power of two. */
 static void test_l1_placement(void **st)
 {
     (void)st;
@@ -769,6 +770,16 @@ static void test_l1_placement(void **st)
     printf("lines in flight, 16x4 over 8x8: %.3f (want 0.5), after a fit %.3f (want %.3f)\n", t, tf, 30.9 / 42.4);
     assert_true(fabs(t - 0.5) < 0.005);
     assert_true(fabs(tf - 30.9 / 42.4) < 0.01 * (30.9 / 42.4));
+    /* 12 sets place lines modulo 12, which the table (powers of two) does
+     * not describe: random placement, as for consecutive lines */
+    synth_source s2;
+    profile p2;
+    loads_profile("stream", 1, &s2, &p2);
+    double t12 = lines_in_flight(&p, 12, 4, "on_miss", "lrr", NULL) / lines_in_flight(&p2, 12, 4, "on_miss", "lrr", NULL);
+    printf("lines in flight at 12x4, crowded over consecutive lines: %.3f (want 1)\n", t12);
+    assert_true(fabs(t12 - 1) < 0.005);
+    prof_free(&p2);
+    synth_free(&s2);
     prof_free(&p);
     synth_free(&s);
 }
