@@ -2,7 +2,7 @@
  * profile.h - the workload profile: everything the interval model needs to
  * estimate a kernel on ANY GPU configuration, measured once from the warp
  * stream (model/profiler.c) and saved to a versioned file
- * (model/profile_io.c, format in docs/profile-format.md).
+ * (model/profile_write.c and profile_read.c, format in docs/profile-format.md).
  *
  * Everything here is independent of the GPU design except where the design
  * changes which accesses share a cache; those parts are measured for a grid
@@ -238,7 +238,7 @@ uint32_t prof_code_held(const prof_kernel *pk, double cap_lines, double concurre
 /* A ws_kernel view of a profiled kernel (for occupancy and the simulator). */
 void prof_kernel_ws(const profile *p, const prof_kernel *pk, ws_kernel *out);
 
-/* ---- file format (profile_io.c) ---- */
+/* ---- file format (profile_write.c, profile_read.c; layout in profile_io.h) ---- */
 int prof_save(const profile *p, const char *path, ge_err *e);
 int prof_load(profile *p, const char *path, ge_err *e);
 /* Read from an open stream; name is used in messages. */
