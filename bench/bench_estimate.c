@@ -19,8 +19,15 @@
  * re-run per point; hybrid and model use the normal (sampled) profile.
  * Times are thread CPU seconds, so they do not depend on what else runs.
  *
+ * With --reuse the hybrid runs as `gpuest sweep --mode hybrid` would: the
+ * points of one config and scheduler form a group that runs in order (L1
+ * half, config's, double) on one thread, and a kernel's calibration from an
+ * earlier point of the group is reused where the reuse rule allows
+ * (docs/hybrid.md); errors and times are then those of the sweep.
+ *
  *   bench_estimate [--workloads a,b] [--configs x,y] [--threads N] [--csv FILE]
  *                  [--size NAME=N[,NAME=N...]]   (sizes other than the defaults)
+ *                  [--reuse]                     (hybrid reuses calibrations as a sweep does)
  *                  [--background 0|1|2] [--sample-sms N] [--sample-rounds N] [--sample-insts N]
  *                  (hybrid-mode options)
  */
@@ -45,6 +52,7 @@ static const char *const scheds[NSCHED] = {"lrr", "gto"};
 static const double l1_factor[NL1] = {0.5, 1.0, 2.0};
 static int background = 1, sample_sms = 1, sample_rounds = 0, sample_insts = -1; /* 0, -1: the estimator's default */
 static const char *size_list; /* --size: "name=N,name=N" */
+static int reuse;             /* --reuse: the hybrid's points run as sweep groups */
 
 /* The size for workload w: its entry in --size, else its default. */
 static uint32_t size_for(const wl_desc *w)
@@ -101,6 +109,7 @@ typedef struct {
     double *est;       /* per kernel: the hybrid's error estimate */
     double t_model, t_hybrid, t_full;
     double err_est_hybrid; /* cycle-weighted error estimate */
+    uint32_t reused;       /* kernels whose hybrid estimate reused an earlier point's calibration */
     char error[GE_ERR_MAX];
 } point;
 
@@ -108,7 +117,9 @@ typedef struct {
     const profile *p, *pall;
     est_cache *cache; /* p's, shared by its points as gpuest sweep shares it */
     point *pts;
-    size_t npts, next;
+    size_t npts, next;      /* next: the next group */
+    size_t *group;          /* [ngroups + 1]: first point of each group, then npts */
+    size_t ngroups;
     pthread_mutex_t lock;
 } job;
 
@@ -123,7 +134,8 @@ static int set_l1(gpu_config *c, double f)
     return gcfg_validate(c, &e);
 }
 
-static void run_point(const profile *p, const profile *pall, est_cache *cache, point *pt)
+/* cals (p->nkernels entries, or NULL): the group's calibrations (--reuse). */
+static void run_point(const profile *p, const profile *pall, est_cache *cache, est_calibration *cals, point *pt)
 {
     ge_err e;
     est_options o;
@@ -147,11 +159,12 @@ static void run_point(const profile *p, const profile *pall, est_cache *cache, p
     free(r);
     t0 = cpu_now();
     o.mode = EST_HYBRID;
-    if (est_profile(&pt->cfg, p, &o, NULL, &r, &e))
+    if (est_profile(&pt->cfg, p, &o, cals, &r, &e))
         goto fail;
     pt->t_hybrid = cpu_now() - t0;
     double w = 0, tot = 0;
     for (uint32_t k = 0; k < p->nkernels; k++) {
+        pt->reused += r[k].reused != 0;
         pt->hybrid[k] = r[k].r.cycles;
         pt->est[k] = r[k].r.error_estimate;
         w += r[k].r.error_estimate * r[k].r.cycles;
@@ -177,11 +190,14 @@ static void *worker(void *arg)
     job *j = arg;
     for (;;) {
         pthread_mutex_lock(&j->lock);
-        size_t i = j->next++;
+        size_t g = j->next++;
         pthread_mutex_unlock(&j->lock);
-        if (i >= j->npts)
+        if (g >= j->ngroups)
             return NULL;
-        run_point(j->p, j->pall, j->cache, &j->pts[i]);
+        est_calibration *cals = reuse ? calloc(j->p->nkernels ? j->p->nkernels : 1, sizeof *cals) : NULL;
+        for (size_t i = j->group[g]; i < j->group[g + 1]; i++)
+            run_point(j->p, j->pall, j->cache, cals, &j->pts[i]);
+        free(cals);
     }
 }
 
@@ -289,10 +305,12 @@ int main(int argc, char **argv)
             i++;
         else if (!strcmp(argv[i], "--size") && i + 1 < argc && sizes_valid(argv[i + 1]))
             size_list = argv[++i];
+        else if (!strcmp(argv[i], "--reuse"))
+            reuse = 1;
         else {
             fprintf(stderr, "usage: bench_estimate [--workloads a,b] [--configs x,y] [--threads N] [--csv FILE] "
                             "[--size NAME=N,...] [--background 0|1|2] [--sample-sms N] [--sample-rounds N] "
-                            "[--sample-insts N]\n");
+                            "[--sample-insts N] [--reuse]\n");
             return 2;
         }
     }
@@ -318,7 +336,7 @@ int main(int argc, char **argv)
     double T_full = 0, T_hyb = 0, T_model = 0, T_prof = 0, rho_m_min = 1, rho_h_min = 1, rho_m_sum = 0,
            rho_h_sum = 0, npts_all = 0, nrho = 0, est_sum = 0, prof_k = 0;
     double wl_model = 0, wl_hyb = 0, nwl = 0; /* per-workload MAPEs, averaged with equal weight */
-    double rho_h4_sum = 0, nrho4 = 0;
+    double rho_h4_sum = 0, nrho4 = 0, reused_all = 0;
     for (const wl_desc *const *wp = suite_all(); *wp; wp++) {
         const wl_desc *w = *wp;
         if (!in_list(wl_list, w->name))
@@ -354,7 +372,17 @@ int main(int argc, char **argv)
                     }
                     n++;
                 }
-        job j = {&p, &pall, est_cache_new(&p, &e), pts, n, 0, PTHREAD_MUTEX_INITIALIZER};
+        /* groups: one point each, or (--reuse) the points of one config and scheduler */
+        size_t *group = malloc((n + 1) * sizeof *group), ng = 0;
+        if (!group) {
+            fprintf(stderr, "bench_estimate: out of memory\n");
+            return 1;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (!reuse || i == 0 || pts[i].cfg_name != pts[i - 1].cfg_name || pts[i].sched != pts[i - 1].sched)
+                group[ng++] = i;
+        group[ng] = n;
+        job j = {&p, &pall, est_cache_new(&p, &e), pts, n, 0, group, ng, PTHREAD_MUTEX_INITIALIZER};
         pthread_t th[64];
         int nt = threads > 64 ? 64 : threads;
         for (int t = 1; t < nt; t++)
@@ -363,6 +391,7 @@ int main(int argc, char **argv)
         for (int t = 1; t < nt; t++)
             pthread_join(th[t], NULL);
         est_cache_free(j.cache);
+        free(group);
         errs we = {0};
         double tm[256], th_[256], tf[256], tf_sum = 0, th_sum = 0, tmo_sum = 0, est = 0;
         size_t ok = 0;
@@ -393,6 +422,7 @@ int main(int argc, char **argv)
             th_sum += pt->t_hybrid;
             tmo_sum += pt->t_model;
             est += pt->err_est_hybrid;
+            reused_all += pt->reused;
         }
         double work[512], rm = NAN, rh = NAN;
         if (ok >= 3 && ok <= 256) {
@@ -471,6 +501,9 @@ int main(int argc, char **argv)
            npts_all ? T_hyb / npts_all : NAN, npts_all ? 1e3 * T_model / npts_all : NAN);
     printf("  speedup vs full: hybrid %.1fx, model %.0fx (profile once per workload: %.2f s total, not included)\n",
            T_hyb > 0 ? T_full / T_hyb : NAN, T_model > 0 ? T_full / T_model : NAN, T_prof);
+    printf("  hybrid%s: %.0f of the %.0f kernel x design-point estimates reused a calibration (of an earlier "
+           "launch%s)\n",
+           reuse ? " as a sweep (--reuse)" : "", reused_all, all.n, reuse ? " or design point" : "");
     printf("  model estimate from a saved profile: %.3f ms per design point (%.0f kernels)\n",
            npts_all ? 1e3 * T_model / npts_all : NAN, prof_k);
     if (csv)

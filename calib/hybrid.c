@@ -680,6 +680,10 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     cal->model_l1_filter = md.l1_filter;
     cal->model_l2_hit = md.l2_hit;
     cal->model_latency = md.load_latency;
+    cal->model_l1_crowded = md.l1_crowded;
+    cal->l1_sets = cfg->l1d.sets;
+    cal->l1_ways = cfg->l1d.ways;
+    cal->l1_line = cfg->l1d.line_bytes;
     snprintf(cal->scheduler, sizeof cal->scheduler, "%s", sched);
     cal->sm_signature = est_sm_signature(cfg);
     cal->valid = 1;

@@ -13,6 +13,18 @@
  *      in-flight merges) and L2 hit rate at B are each within
  *      EST_REUSE_HIT_DELTA of their values at A (the measured rates are then
  *      shifted by the model's change);
+ *   4. if the L1's geometry (sets, ways, line size) differs, its set
+ *      crowding does not: where the profile's set placement bounds the
+ *      lines an SM's L1 holds in flight (model_detail.l1_crowded, docs/
+ *      model.md item 6) at A or at B, that bound is within
+ *      EST_REUSE_CROWD_DELTA (relative) at the other.  A sample meets the
+ *      crowding in its own L1 and the fit folds it into the SM side, which
+ *      the model does not move with the geometry (transpose_tiled at 2048
+ *      on GTX 480: the full runs at 8, 16 and 32 KB take 921 K, 407 K and
+ *      250 K cycles; the 8 KB calibration reused gave 844 K for all three).
+ *      With the same geometry the bound still moves with the addresses
+ *      (hotspot's launches alternate two buffers: 76 and 89 lines on V100),
+ *      which the rule leaves to clause 3, as before;
  * Everything else (SM count, clocks, L2 and DRAM parameters, NoC) is
  * extrapolated analytically: the measured load latency is shifted by the
  * model's change in latency, and bandwidth bounds are recomputed.
@@ -31,6 +43,7 @@
 
 #define EST_REUSE_HIT_DELTA 0.05
 #define EST_LAUNCH_WORK_DELTA 0.05
+#define EST_REUSE_CROWD_DELTA 0.05
 
 static uint64_t mix(uint64_t h, double v)
 {
@@ -70,7 +83,7 @@ static double mem_lines(const prof_kernel *pk)
     return l;
 }
 
-static int close_rel(double a, double b) { return fabs(a - b) <= EST_LAUNCH_WORK_DELTA * fmax(fabs(a), fabs(b)); }
+static int close_rel(double a, double b, double delta) { return fabs(a - b) <= delta * fmax(fabs(a), fabs(b)); }
 
 int est_same_launch(const profile *p, uint32_t j, uint32_t k)
 {
@@ -80,8 +93,13 @@ int est_same_launch(const profile *p, uint32_t j, uint32_t k)
     return strcmp(a->name, b->name) == 0 && memcmp(a->grid, b->grid, sizeof a->grid) == 0 &&
            memcmp(a->block, b->block, sizeof a->block) == 0 && a->nregs == b->nregs &&
            a->shmem_static == b->shmem_static && a->shmem_dynamic == b->shmem_dynamic &&
-           close_rel(per_cta(a->warp_insts, a), per_cta(b->warp_insts, b)) &&
-           close_rel(per_cta(mem_lines(a), a), per_cta(mem_lines(b), b));
+           close_rel(per_cta(a->warp_insts, a), per_cta(b->warp_insts, b), EST_LAUNCH_WORK_DELTA) &&
+           close_rel(per_cta(mem_lines(a), a), per_cta(mem_lines(b), b), EST_LAUNCH_WORK_DELTA);
+}
+
+static int same_l1_geometry(const est_calibration *c, const gpu_config *cfg)
+{
+    return c->l1_sets == cfg->l1d.sets && c->l1_ways == cfg->l1d.ways && c->l1_line == cfg->l1d.line_bytes;
 }
 
 int est_calibration_reusable(const est_calibration *c, const gpu_config *cfg, const char *scheduler,
@@ -104,5 +122,6 @@ int est_calibration_reusable(const est_calibration *c, const gpu_config *cfg, co
         return 0;
     return fabs(d.l1_hit - c->model_l1_hit) <= EST_REUSE_HIT_DELTA &&
            fabs(d.l1_filter - c->model_l1_filter) <= EST_REUSE_HIT_DELTA &&
-           fabs(d.l2_hit - c->model_l2_hit) <= EST_REUSE_HIT_DELTA;
+           fabs(d.l2_hit - c->model_l2_hit) <= EST_REUSE_HIT_DELTA &&
+           (same_l1_geometry(c, cfg) || close_rel(d.l1_crowded, c->model_l1_crowded, EST_REUSE_CROWD_DELTA));
 }

@@ -643,10 +643,11 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
      * fitted to a sample (sampled_runs), whose cycles carry the crowding
      * its real addresses met. */
     double inflight = sc && sc->neighbour_runs && cfg->l1d.mshr_entries ? cfg->l1d.mshr_entries : l1_inflight(cfg);
+    double crowded = 0;
     if (!(sc && sc->neighbour_runs) && !mp->sampled_runs && strcmp(cfg->l1d.allocate, "on_miss") == 0) {
         double placed = mm_l1_placement(pk, cfg, c, il);
         if (placed > 0 && placed < inflight)
-            inflight = placed;
+            inflight = crowded = placed;
     }
     for (int it = 0; it < MODEL_FIXPOINT_ITERS; it++) {
         double q = model_md1_wait(rho) * path.burst_core;
@@ -865,6 +866,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         d->t_lsu = gfull.t_lsu;
         d->t_mshr = gfull.t_mshr;
         d->generations = gens;
+        d->l1_crowded = crowded;
     }
     return 0;
 }

@@ -77,6 +77,9 @@ typedef struct model_detail {
     double burst_extra;                  /* cycles the launch's burst adds to the estimate (0 if none) */
     double t_issue, t_interval, t_units, t_lsu, t_mshr;  /* per generation */
     double generations;
+    double l1_crowded;                   /* the L1's lines in flight per SM where the profile's set placement
+                                          * bounds them below random placement (docs/model.md item 6);
+                                          * 0 where it does not (or parameters fitted to a sample) */
 } model_detail;
 
 /* Estimate kernel k of profile p on cfg with the given scheduler policy name

@@ -110,6 +110,76 @@ static void test_reuse_rule(void **st)
     synth_free(&s);
 }
 
+/* Loads only: each warp reads 8 lines, `stride` lines apart from the last
+ * (1: consecutive lines; 1024: every line in set 0 of any power-of-two L1
+ * of up to 1024 sets). */
+static void loads_kernel(synth_source *s, uint64_t stride)
+{
+    synth_init(s, "loads", 480, 256, 16);
+    for (uint32_t c = 0; c < 480; c++)
+        for (uint32_t w = 0; w < 8; w++) {
+            for (int i = 0; i < 8; i++) {
+                uint64_t line = ((uint64_t)(c * 8 + w) * 8 + (uint64_t)i) * stride;
+                ws_inst *ld = synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu, 0x1000000 + line * 128, 4, 4);
+                ld->ndst = 1;
+                ld->dst[0] = (uint8_t)(1 + i);
+            }
+            synth_add(s, c, w, ISA_OP_EXIT, 0xffffffffu);
+        }
+}
+
+/* Clause 4 of the reuse rule: halving GTX 480's L1 ways (16 KB -> 8 KB)
+ * leaves a streaming kernel's hit rates at 0, so clauses 1-3 allow the
+ * reuse; where every line falls in one set the lines in flight are bound by
+ * that set's ways (4, then 2), a crowding the calibration's sample met and
+ * the model does not carry: re-sample.  Consecutive lines spread over the
+ * sets and are not crowded: reuse. */
+static void test_reuse_crowding(void **st)
+{
+    (void)st;
+    gpu_config cfg, half;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
+    half = cfg;
+    half.l1d.ways = cfg.l1d.ways / 2;
+    half.l1d.size_bytes = half.l1d.sets * half.l1d.ways * half.l1d.line_bytes;
+    assert_int_equal(gcfg_validate(&half, &e), 0);
+    const uint64_t strides[2] = {1024, 1};
+    for (int i = 0; i < 2; i++) {
+        synth_source s;
+        loads_kernel(&s, strides[i]);
+        profile p;
+        profile_of(&s, 1, &p);
+        assert_false(p.k[0].sample_is_all);
+        est_options o;
+        est_options_default(&o);
+        est_calibration cal;
+        memset(&cal, 0, sizeof cal);
+        est_kernel *r;
+        assert_int_equal(est_profile(&cfg, &p, &o, &cal, &r, &e), 0);
+        free(r);
+        assert_true(cal.valid);
+        const char *sched = cfg.sm.scheduler;
+        kresult kr;
+        model_detail d;
+        assert_int_equal(model_kernel(&half, sched, &p, 0, NULL, NULL, &kr, &d, &e), 0);
+        printf("stride %u lines: lines in flight bound by set crowding %.2f at 16 KB, %.2f at 8 KB; "
+               "hit rates %.3f -> %.3f\n",
+               (unsigned)strides[i], cal.model_l1_crowded, d.l1_crowded, cal.model_l1_hit, d.l1_hit);
+        assert_true(fabs(d.l1_hit - cal.model_l1_hit) < 0.01 && fabs(d.l2_hit - cal.model_l2_hit) < 0.01);
+        assert_true(est_calibration_reusable(&cal, &cfg, sched, &p, 0)); /* the same design */
+        if (strides[i] > 1) {
+            assert_true(fabs(cal.model_l1_crowded - 4) < 0.5 && fabs(d.l1_crowded - 2) < 0.5);
+            assert_false(est_calibration_reusable(&cal, &half, sched, &p, 0));
+        } else {
+            assert_true(cal.model_l1_crowded == 0 && d.l1_crowded == 0);
+            assert_true(est_calibration_reusable(&cal, &half, sched, &p, 0));
+        }
+        prof_free(&p);
+        synth_free(&s);
+    }
+}
+
 /* Three launches of one kernel doing the same work: the first is sampled;
  * the second finds the first's lines in V100's L2 (its modelled L2 hit rate
  * moves by far more than 5 points), so it is sampled again; the third reuses
@@ -837,7 +907,7 @@ static void test_early_extra(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reuse_rule),    cmocka_unit_test(test_launch_reuse),
+        cmocka_unit_test(test_reuse_rule),    cmocka_unit_test(test_reuse_crowding), cmocka_unit_test(test_launch_reuse),
         cmocka_unit_test(test_small_kernel_whole), cmocka_unit_test(test_shared_lines), cmocka_unit_test(test_estimate_cache), cmocka_unit_test(test_tail_error_term),
         cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_needs_ctas), cmocka_unit_test(test_burst_error_term), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
