@@ -109,7 +109,7 @@ typedef struct {
     double *est;       /* per kernel: the hybrid's error estimate */
     double t_model, t_hybrid, t_full;
     double err_est_hybrid; /* cycle-weighted error estimate */
-    uint32_t reused;       /* kernels whose hybrid estimate reused an earlier point's calibration */
+    unsigned char *reused; /* per kernel: the hybrid reused a calibration (of an earlier launch or point) */
     char error[GE_ERR_MAX];
 } point;
 
@@ -164,7 +164,7 @@ static void run_point(const profile *p, const profile *pall, est_cache *cache, e
     pt->t_hybrid = cpu_now() - t0;
     double w = 0, tot = 0;
     for (uint32_t k = 0; k < p->nkernels; k++) {
-        pt->reused += r[k].reused != 0;
+        pt->reused[k] = r[k].reused != 0;
         pt->hybrid[k] = r[k].r.cycles;
         pt->est[k] = r[k].r.error_estimate;
         w += r[k].r.error_estimate * r[k].r.cycles;
@@ -324,7 +324,8 @@ int main(int argc, char **argv)
         return 1;
     }
     if (csv)
-        fprintf(csv, "workload,kernel,config,scheduler,l1_bytes,model_cycles,hybrid_cycles,full_cycles,hybrid_error_estimate\n");
+        fprintf(csv, "workload,kernel,config,scheduler,l1_bytes,model_cycles,hybrid_cycles,full_cycles,hybrid_error_estimate,"
+                     "hybrid_reused\n");
 
     printf("bench_estimate: model / hybrid / full on %d configs x %d schedulers x %d L1 sizes per workload\n",
            ncfg, NSCHED, NL1);
@@ -366,7 +367,8 @@ int main(int argc, char **argv)
                     pt->hybrid = calloc(p.nkernels, sizeof(double));
                     pt->est = calloc(p.nkernels, sizeof(double));
                     pt->full = calloc(p.nkernels, sizeof(double));
-                    if (!pt->model || !pt->hybrid || !pt->est || !pt->full) {
+                    pt->reused = calloc(p.nkernels, 1);
+                    if (!pt->model || !pt->hybrid || !pt->est || !pt->full || !pt->reused) {
                         fprintf(stderr, "bench_estimate: out of memory\n");
                         return 1;
                     }
@@ -408,9 +410,11 @@ int main(int argc, char **argv)
                 sm += pt->model[k];
                 sh += pt->hybrid[k];
                 sf += pt->full[k];
+                reused_all += pt->reused[k];
                 if (csv)
-                    fprintf(csv, "%s,%s,%s,%s,%u,%.1f,%.1f,%.1f,%.4f\n", w->name, p.k[k].name, pt->cfg_name,
-                            scheds[pt->sched], pt->l1_bytes, pt->model[k], pt->hybrid[k], pt->full[k], pt->est[k]);
+                    fprintf(csv, "%s,%s,%s,%s,%u,%.1f,%.1f,%.1f,%.4f,%d\n", w->name, p.k[k].name, pt->cfg_name,
+                            scheds[pt->sched], pt->l1_bytes, pt->model[k], pt->hybrid[k], pt->full[k], pt->est[k],
+                            pt->reused[k]);
             }
             if (ok < 256) {
                 tm[ok] = sm;
@@ -422,7 +426,6 @@ int main(int argc, char **argv)
             th_sum += pt->t_hybrid;
             tmo_sum += pt->t_model;
             est += pt->err_est_hybrid;
-            reused_all += pt->reused;
         }
         double work[512], rm = NAN, rh = NAN;
         if (ok >= 3 && ok <= 256) {
@@ -477,6 +480,7 @@ int main(int argc, char **argv)
             free(pts[i].hybrid);
             free(pts[i].est);
             free(pts[i].full);
+            free(pts[i].reused);
         }
         free(pts);
         prof_free(&p);
