@@ -55,6 +55,20 @@ static void profile_of(synth_source *s, size_t keep_all, profile *p)
     assert_int_equal(prof_build(&s->base, &o, "calib", 0, 1, p, &e), 0);
 }
 
+/* Kernel 0's hybrid estimate on cfg, its calibration in *cal (no reuse). */
+static est_kernel calibrated(const gpu_config *cfg, const profile *p, est_calibration *cal)
+{
+    est_options o;
+    est_options_default(&o);
+    memset(cal, 0, sizeof *cal);
+    est_kernel *r, k0;
+    ge_err e;
+    assert_int_equal(est_profile(cfg, p, &o, cal, &r, &e), 0);
+    k0 = r[0];
+    free(r);
+    return k0;
+}
+
 static void test_reuse_rule(void **st)
 {
     (void)st;
@@ -66,14 +80,9 @@ static void test_reuse_rule(void **st)
     gpu_config cfg;
     ge_err e;
     assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
-    est_options o;
-    est_options_default(&o);
     est_calibration cal;
-    memset(&cal, 0, sizeof cal);
-    est_kernel *r;
-    assert_int_equal(est_profile(&cfg, &p, &o, &cal, &r, &e), 0);
-    assert_true(cal.valid && !r[0].reused && r[0].r.sampled_ctas > 0);
-    free(r);
+    est_kernel k0 = calibrated(&cfg, &p, &cal);
+    assert_true(cal.valid && !k0.reused && k0.r.sampled_ctas > 0);
     const char *sched = cfg.sm.scheduler;
     /* the same design: reusable */
     assert_true(est_calibration_reusable(&cal, &cfg, sched, &p, 0));
@@ -103,6 +112,9 @@ static void test_reuse_rule(void **st)
     c2 = cfg;
     c2.dram.channels = 16;
     c2.l2.slices = 32;
+    est_options o;
+    est_options_default(&o);
+    est_kernel *r;
     assert_int_equal(est_profile(&c2, &p, &o, &cal, &r, &e), 0);
     assert_true(r[0].reused);
     free(r);
@@ -151,13 +163,8 @@ static void test_reuse_crowding(void **st)
         profile p;
         profile_of(&s, 1, &p);
         assert_false(p.k[0].sample_is_all);
-        est_options o;
-        est_options_default(&o);
         est_calibration cal;
-        memset(&cal, 0, sizeof cal);
-        est_kernel *r;
-        assert_int_equal(est_profile(&cfg, &p, &o, &cal, &r, &e), 0);
-        free(r);
+        calibrated(&cfg, &p, &cal);
         assert_true(cal.valid);
         const char *sched = cfg.sm.scheduler;
         kresult kr;
