@@ -195,6 +195,10 @@ static void *worker(void *arg)
         if (g >= j->ngroups)
             return NULL;
         est_calibration *cals = reuse ? calloc(j->p->nkernels ? j->p->nkernels : 1, sizeof *cals) : NULL;
+        if (reuse && !cals) {
+            fprintf(stderr, "bench_estimate: out of memory\n");
+            exit(1);
+        }
         for (size_t i = j->group[g]; i < j->group[g + 1]; i++)
             run_point(j->p, j->pall, j->cache, cals, &j->pts[i]);
         free(cals);
