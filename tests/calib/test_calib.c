@@ -1,8 +1,9 @@
 /*
- * test_calib.c - the hybrid estimator's rules: when a calibration may be
- * reused, sweeps are deterministic whatever the thread count, the Pareto
- * front is right, small kernels are simulated whole, and full mode refuses
- * a sampled profile.
+ * test_calib.c - the hybrid estimator's rules: sweeps are deterministic
+ * whatever the thread count, the Pareto front is right, small kernels are
+ * simulated whole, full mode refuses a sampled profile, and the sample's
+ * rates, weights and error terms.  (When a calibration may be reused:
+ * test_calib_reuse.c.)
  */
 #include <math.h>
 #include <setjmp.h>
@@ -13,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "calib_fixture.h"
 #include "config_registry.h"
 #include "estimate.h"
 #include "estimate_int.h"
@@ -23,210 +25,13 @@
 #include "sweep.h"
 #include "synth.h"
 
-/* A kernel whose warps each read 8 lines twice.  With 255 registers per
- * thread V100 holds 8 warps per SM, so the second pass reuses at a distance of about
- * 64 lines: it hits in V100's 256-line L1 and misses in a 16-line one. */
-static void build(synth_source *s, uint32_t nctas, uint32_t nregs)
-{
-    synth_init(s, "calib_kernel", nctas, 64, nregs);
-    for (uint32_t c = 0; c < nctas; c++)
-        for (uint32_t w = 0; w < 2; w++) {
-            uint64_t base = 0x1000000 + (uint64_t)c * 0x100000 + w * 0x80000;
-            for (int pass = 0; pass < 2; pass++)
-                for (int i = 0; i < 8; i++) {
-                    ws_inst *ld = synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu, base + (uint64_t)i * 128, 4, 4);
-                    ld->ndst = 1;
-                    ld->dst[0] = 1;
-                    ws_inst *f = synth_add(s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
-                    f->nsrc = 1;
-                    f->src[0] = 1;
-                }
-            synth_add(s, c, w, ISA_OP_EXIT, 0xffffffffu);
-        }
-}
-
-static void profile_of(synth_source *s, size_t keep_all, profile *p)
-{
-    prof_options o;
-    prof_options_default(&o);
-    o.keep_all_bytes = keep_all;
-    o.max_sample = 16;
-    ge_err e;
-    assert_int_equal(prof_build(&s->base, &o, "calib", 0, 1, p, &e), 0);
-}
-
-/* Kernel 0's hybrid estimate on cfg, its calibration in *cal (no reuse). */
-static est_kernel calibrated(const gpu_config *cfg, const profile *p, est_calibration *cal)
-{
-    est_options o;
-    est_options_default(&o);
-    memset(cal, 0, sizeof *cal);
-    est_kernel *r, k0;
-    ge_err e;
-    assert_int_equal(est_profile(cfg, p, &o, cal, &r, &e), 0);
-    k0 = r[0];
-    free(r);
-    return k0;
-}
-
-static void test_reuse_rule(void **st)
-{
-    (void)st;
-    synth_source s;
-    build(&s, 2560, 255);
-    profile p;
-    profile_of(&s, 1, &p); /* keep_all_bytes = 1: only samples */
-    assert_false(p.k[0].sample_is_all);
-    gpu_config cfg;
-    ge_err e;
-    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
-    est_calibration cal;
-    est_kernel k0 = calibrated(&cfg, &p, &cal);
-    assert_true(cal.valid && !k0.reused && k0.r.sampled_ctas > 0);
-    const char *sched = cfg.sm.scheduler;
-    /* the same design: reusable */
-    assert_true(est_calibration_reusable(&cal, &cfg, sched, &p, 0));
-    /* DRAM and L2 are extrapolated by the model: reusable */
-    gpu_config c2 = cfg;
-    c2.dram.channels = 16;
-    c2.l2.slices = 32;
-    assert_int_equal(gcfg_validate(&c2, &e), 0);
-    assert_true(est_calibration_reusable(&cal, &c2, sched, &p, 0));
-    /* another scheduler: re-sample */
-    assert_false(est_calibration_reusable(&cal, &cfg, strcmp(sched, "lrr") ? "lrr" : "gto", &p, 0));
-    /* another SM core (register file banks): re-sample */
-    c2 = cfg;
-    c2.sm.rf_banks = 16;
-    assert_false(est_calibration_reusable(&cal, &c2, sched, &p, 0));
-    /* another occupancy: re-sample */
-    c2 = cfg;
-    c2.sm.max_ctas = 2;
-    assert_false(est_calibration_reusable(&cal, &c2, sched, &p, 0));
-    /* an L1 small enough to lose the reuse moves the hit rate by more than 5 points: re-sample */
-    c2 = cfg;
-    c2.l1d.ways = 4;
-    c2.l1d.size_bytes = c2.l1d.sets * c2.l1d.ways * c2.l1d.line_bytes;
-    assert_int_equal(gcfg_validate(&c2, &e), 0);
-    assert_false(est_calibration_reusable(&cal, &c2, sched, &p, 0));
-    /* a reused calibration is reported as such and needs no simulation */
-    c2 = cfg;
-    c2.dram.channels = 16;
-    c2.l2.slices = 32;
-    est_options o;
-    est_options_default(&o);
-    est_kernel *r;
-    assert_int_equal(est_profile(&c2, &p, &o, &cal, &r, &e), 0);
-    assert_true(r[0].reused);
-    free(r);
-    prof_free(&p);
-    synth_free(&s);
-}
-
-/* Loads only: each warp reads 8 lines, `stride` lines apart from the last
- * (1: consecutive lines; 1024: every line in set 0 of any power-of-two L1
- * of up to 1024 sets). */
-static void loads_kernel(synth_source *s, uint64_t stride)
-{
-    synth_init(s, "loads", 480, 256, 16);
-    for (uint32_t c = 0; c < 480; c++)
-        for (uint32_t w = 0; w < 8; w++) {
-            for (int i = 0; i < 8; i++) {
-                uint64_t line = ((uint64_t)(c * 8 + w) * 8 + (uint64_t)i) * stride;
-                ws_inst *ld = synth_add_mem(s, c, w, ISA_OP_LD_GLOBAL, 0xffffffffu, 0x1000000 + line * 128, 4, 4);
-                ld->ndst = 1;
-                ld->dst[0] = (uint8_t)(1 + i);
-            }
-            synth_add(s, c, w, ISA_OP_EXIT, 0xffffffffu);
-        }
-}
-
-/* Clause 4 of the reuse rule: halving GTX 480's L1 ways (16 KB -> 8 KB)
- * leaves a streaming kernel's hit rates at 0, so clauses 1-3 allow the
- * reuse; where every line falls in one set the lines in flight are bound by
- * that set's ways (4, then 2), a crowding the calibration's sample met and
- * the model does not carry: re-sample.  Consecutive lines spread over the
- * sets and are not crowded: reuse. */
-static void test_reuse_crowding(void **st)
-{
-    (void)st;
-    gpu_config cfg, half;
-    ge_err e;
-    assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
-    half = cfg;
-    half.l1d.ways = cfg.l1d.ways / 2;
-    half.l1d.size_bytes = half.l1d.sets * half.l1d.ways * half.l1d.line_bytes;
-    assert_int_equal(gcfg_validate(&half, &e), 0);
-    const uint64_t strides[2] = {1024, 1};
-    for (int i = 0; i < 2; i++) {
-        synth_source s;
-        loads_kernel(&s, strides[i]);
-        profile p;
-        profile_of(&s, 1, &p);
-        assert_false(p.k[0].sample_is_all);
-        est_calibration cal;
-        calibrated(&cfg, &p, &cal);
-        assert_true(cal.valid);
-        const char *sched = cfg.sm.scheduler;
-        kresult kr;
-        model_detail d;
-        assert_int_equal(model_kernel(&half, sched, &p, 0, NULL, NULL, &kr, &d, &e), 0);
-        printf("stride %u lines: lines in flight bound by set crowding %.2f at 16 KB, %.2f at 8 KB; "
-               "hit rates %.3f -> %.3f\n",
-               (unsigned)strides[i], cal.model_l1_crowded, d.l1_crowded, cal.model_l1_hit, d.l1_hit);
-        assert_true(fabs(d.l1_hit - cal.model_l1_hit) < 0.01 && fabs(d.l2_hit - cal.model_l2_hit) < 0.01);
-        assert_true(est_calibration_reusable(&cal, &cfg, sched, &p, 0)); /* the same design */
-        if (strides[i] > 1) {
-            assert_true(fabs(cal.model_l1_crowded - 4) < 0.5 && fabs(d.l1_crowded - 2) < 0.5);
-            assert_false(est_calibration_reusable(&cal, &half, sched, &p, 0));
-        } else {
-            assert_true(cal.model_l1_crowded == 0 && d.l1_crowded == 0);
-            assert_true(est_calibration_reusable(&cal, &half, sched, &p, 0));
-        }
-        prof_free(&p);
-        synth_free(&s);
-    }
-}
-
-/* Three launches of one kernel doing the same work: the first is sampled;
- * the second finds the first's lines in V100's L2 (its modelled L2 hit rate
- * moves by far more than 5 points), so it is sampled again; the third reuses
- * the second's calibration.  A launch with 10% more work per CTA is not
- * "the same launch". */
-static void test_launch_reuse(void **st)
-{
-    (void)st;
-    synth_source s;
-    build(&s, 2560, 255);
-    s.launches = 3;
-    profile p;
-    profile_of(&s, 1, &p);
-    assert_int_equal(p.nkernels, 3);
-    assert_true(est_same_launch(&p, 0, 1) && est_same_launch(&p, 1, 2));
-    gpu_config cfg;
-    ge_err e;
-    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
-    est_options o;
-    est_options_default(&o);
-    est_kernel *r;
-    assert_int_equal(est_profile(&cfg, &p, &o, NULL, &r, &e), 0);
-    assert_true(!r[0].reused && r[0].r.sampled_ctas > 0);
-    assert_true(!r[1].reused && r[1].r.sampled_ctas > 0);
-    assert_true(r[2].reused && r[2].r.sampled_ctas == 0);
-    assert_true(fabs(r[2].r.cycles - r[1].r.cycles) <= 0.02 * r[1].r.cycles);
-    free(r);
-    p.k[2].warp_insts *= 1.1;
-    assert_false(est_same_launch(&p, 1, 2));
-    prof_free(&p);
-    synth_free(&s);
-}
-
 static void test_small_kernel_whole(void **st)
 {
     (void)st;
     synth_source s;
-    build(&s, 12, 32);
+    calib_build(&s, 12, 32);
     profile p;
-    profile_of(&s, 64u << 20, &p);
+    calib_profile_of(&s, 64u << 20, &p);
     assert_true(p.k[0].sample_is_all);
     gpu_config cfg;
     ge_err e;
@@ -241,7 +46,7 @@ static void test_small_kernel_whole(void **st)
     assert_true(h[0].r.cycles == f[0].r.cycles); /* the same simulation */
     /* and full mode on the stream itself: the same, every CTA counted as simulated */
     synth_source s2;
-    build(&s2, 12, 32);
+    calib_build(&s2, 12, 32);
     est_kernel *fs;
     size_t n;
     assert_int_equal(est_full_source(&cfg, &s2.base, &o, &fs, &n, &e), 0);
@@ -261,9 +66,9 @@ static void test_full_needs_all(void **st)
 {
     (void)st;
     synth_source s;
-    build(&s, 200, 32);
+    calib_build(&s, 200, 32);
     profile p;
-    profile_of(&s, 1, &p);
+    calib_profile_of(&s, 1, &p);
     gpu_config cfg;
     ge_err e;
     assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
@@ -287,7 +92,7 @@ static void test_burst_error_term(void **st)
     synth_source s;
     synth_build_prologue(&s, 640, 0);
     profile p;
-    profile_of(&s, 1, &p);
+    calib_profile_of(&s, 1, &p);
     gpu_config cfg;
     ge_err e;
     assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
@@ -314,9 +119,9 @@ static void test_needs_ctas(void **st)
 {
     (void)st;
     synth_source s;
-    build(&s, 12, 32);
+    calib_build(&s, 12, 32);
     profile p;
-    profile_of(&s, 64u << 20, &p);
+    calib_profile_of(&s, 64u << 20, &p);
     assert_true(p.has_ctas);
     gpu_config cfg;
     ge_err e;
@@ -343,9 +148,9 @@ static void test_sweep_threads(void **st)
 {
     (void)st;
     synth_source s;
-    build(&s, 320, 32);
+    calib_build(&s, 320, 32);
     profile p;
-    profile_of(&s, 1, &p);
+    calib_profile_of(&s, 1, &p);
     sweep_spec sp;
     memset(&sp, 0, sizeof sp);
     sp.nconfigs = 2;
@@ -416,7 +221,7 @@ static void gather_profile(profile *p)
         synth_add_mem(&s, c, 0, ISA_OP_LD_GLOBAL, 0xffffffffu, GATHER_PAIR + (uint64_t)(c / 2) * 128, 4, 4);
         synth_add(&s, c, 0, ISA_OP_EXIT, 0xffffffffu);
     }
-    profile_of(&s, 1, p);
+    calib_profile_of(&s, 1, p);
     synth_free(&s);
 }
 
@@ -461,7 +266,7 @@ static void test_tail_error_term(void **st)
         synth_add(&s, c, 0, ISA_OP_EXIT, 0xffffffffu);
     }
     profile p, u;
-    profile_of(&s, 1, &p);
+    calib_profile_of(&s, 1, &p);
     gather_profile(&u);
     gpu_config cfg;
     ge_err e;
@@ -658,9 +463,9 @@ static void test_sample_rounds(void **st)
     const uint32_t nctas[2] = {2560, 640}; /* 32 and 8 CTAs per SM */
     for (int i = 0; i < 2; i++) {
         synth_source s;
-        build(&s, nctas[i], 255);
+        calib_build(&s, nctas[i], 255);
         profile p;
-        profile_of(&s, 1, &p);
+        calib_profile_of(&s, 1, &p);
         ws_kernel wk;
         prof_kernel_ws(&p, &p.k[0], &wk);
         occupancy occ;
@@ -718,7 +523,7 @@ static void test_l1_dealing(void **st)
     synth_source s;
     halo_source(&s);
     profile p;
-    profile_of(&s, 1, &p);
+    calib_profile_of(&s, 1, &p);
     gpu_config cfg;
     ge_err e;
     assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
@@ -799,7 +604,7 @@ static void test_warm_shared(void **st)
     synth_source s;
     column_source(&s);
     profile p;
-    profile_of(&s, 1, &p);
+    calib_profile_of(&s, 1, &p);
     synth_free(&s);
     gpu_config cfg;
     ge_err e;
@@ -914,7 +719,6 @@ static void test_early_extra(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reuse_rule),    cmocka_unit_test(test_reuse_crowding), cmocka_unit_test(test_launch_reuse),
         cmocka_unit_test(test_small_kernel_whole), cmocka_unit_test(test_shared_lines), cmocka_unit_test(test_estimate_cache), cmocka_unit_test(test_tail_error_term),
         cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_needs_ctas), cmocka_unit_test(test_burst_error_term), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
