@@ -11,6 +11,10 @@
  * sample's time is split: its SMs' later pace, which sm_scale carries to
  * every generation, and the rest, which the model adds once per SM
  * (model_params.early_extra).  docs/hybrid.md, step 2.
+ *
+ * How the first generation ends, too: its CTAs finish together or one by
+ * one, which decides where the kernel's last CTAs run (model_params.
+ * cta_spread, model.c's lock-step tail).
  */
 #include "estimate_int.h"
 
@@ -54,4 +58,28 @@ double est_early_extra(const sim_detail *d, double cycles)
         told++;
     }
     return told ? sum / told : 0;
+}
+
+double est_first_spread(const sim_detail *d)
+{
+    double sum = 0;
+    uint32_t told = 0;
+    for (uint32_t sm = 0; sm < d->sms; sm++) {
+        double lo = 0, hi = 0;
+        uint32_t seen = 0;
+        for (size_t i = 0; i < d->ncta; i++) {
+            const sim_cta_stat *s = &d->cta[i];
+            if (s->sm != sm || s->start != 0) /* (the first generation starts at the launch) */
+                continue;
+            double end = (double)s->end;
+            if (!seen || end < lo)
+                lo = end;
+            if (!seen || end > hi)
+                hi = end;
+            seen++;
+        }
+        if (seen >= 2)
+            sum += hi - lo, told++;
+    }
+    return told ? sum / told : -1;
 }

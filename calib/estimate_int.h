@@ -61,5 +61,9 @@ void est_tail_weighted(const sim_detail *d, uint64_t nctas, uint32_t sm_count, d
  * instructions at that pace is its extra.  The mean over the SMs that ran 4
  * generations or more; 0 if none did. */
 double est_early_extra(const sim_detail *d, double cycles);
+/* The cycles between the first and the last end of a CTA of the first
+ * generation (those placed at the launch), averaged over the sampled SMs
+ * that ran two or more of them; -1 if none did (model_params.cta_spread). */
+double est_first_spread(const sim_detail *d);
 
 #endif

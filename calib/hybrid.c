@@ -331,9 +331,10 @@ static int trim_sample(const ws_cta **pick, size_t n, double budget, est_loops *
 
 /* What a sample run measured: totals that grow with the instructions run,
  * so that two trimmed runs extrapolate to the whole sample, and (the last,
- * T_EARLY) the early generations' extra time, which does not grow so. */
+ * T_EARLY) the early generations' extra time, which does not grow so, and
+ * (T_SPREAD) how far apart the first generation's CTAs end (early.c). */
 enum { T_CYCLES, T_L1_SECTORS, T_L1_HITS, T_L2_SECTORS, T_L2_HITS, T_ROW_HITS, T_ROWS, T_LAT_SUM, T_LAT_LINES,
-       T_L1W_SECTORS, T_L1W_HITS, T_EARLY, T_N };
+       T_L1W_SECTORS, T_L1W_HITS, T_EARLY, T_SPREAD, T_N };
 #define T_TOTALS T_EARLY
 
 /* The share of kernel k's CTAs that run after the GPU's first generation:
@@ -384,6 +385,7 @@ static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, s
     t[T_LAT_LINES] = d->mem_load_lines;
     est_tail_weighted(d, x->p->k[k].nctas, x->cfg->gpu.sm_count, &t[T_L1W_SECTORS], &t[T_L1W_HITS]);
     t[T_EARLY] = est_early_extra(d, r.cycles);
+    t[T_SPREAD] = est_first_spread(d);
     return 0;
 }
 
@@ -428,6 +430,8 @@ static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const 
     for (int i = 0; i < 4; i++)
         if (t[hits[i][0]] > t[hits[i][1]])
             t[hits[i][0]] = t[hits[i][1]];
+    if (t[T_SPREAD] > 0 && c2 > 0) /* trimmed CTAs end sooner; their spread is taken to grow with them */
+        t[T_SPREAD] *= t[T_CYCLES] / c2;
     if (share && t[T_CYCLES] > 0)
         *share = (t[T_CYCLES] - c2) / t[T_CYCLES];
     return 0;
@@ -627,6 +631,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         double below = st[T_L2_SECTORS] / st[T_L1_SECTORS];
         cal->params.l1_filter = below < 1 ? 1 - below : 0;
     }
+    cal->params.cta_spread = st[T_SPREAD];
     model_scenario sc = {sms, (double)n, per_cluster, 0, 1};
     int matters = 0, fitted = 0;
     if (x->o->background) {

@@ -26,6 +26,7 @@ void model_params_default(model_params *p)
     p->latency_scale = 1.0;
     p->sm_scale = 1.0;
     p->early_extra = 0;
+    p->cta_spread = -1; /* < 0: not measured (model.c: LRR's tail only where a memory bound holds) */
     p->sampled_runs = 0;
     p->overlap = 6.0;
     p->dram_efficiency = 0; /* 0: from the DRAM timing and row locality (mm_dram_efficiency) */
@@ -358,22 +359,46 @@ static double prologue_share(const prof_kernel *pk)
     return all > 0 ? pro / all : 0;
 }
 
+/* The first generation's CTAs start together and issue their prologue
+ * loads (a share `burst` of the memory traffic) at once: when serving them
+ * takes longer than a load's latency (t_burst > lat), the SMs wait that
+ * long instead of overlapping it with their work (the latency is already
+ * in t_sm); the rest of the memory traffic overlaps the rest of the SM
+ * time.  The cycles this adds to `total` (0 if none). */
+static double launch_burst(double pw, double startup, double t_burst, double burst, double lat, double t_sm,
+                           double total, double t_dram, double t_l2, double t_noc)
+{
+    if (!(t_burst > lat && t_sm > lat))
+        return 0;
+    double b = startup + t_burst + overlap(pw, t_sm - lat, 1 - burst, t_dram, t_l2, t_noc);
+    return fmax(0, b - total);
+}
+
 /*
- * LRR's tail.  The model spreads a kernel's CTAs evenly, the busiest SM
- * running ceil(CTAs / SMs): true when an SM's CTAs finish one by one and
- * each freed slot takes the next CTA (GTO retires the oldest warps first),
- * and when SMs finish a wave in the same cycle, since the CTA scheduler
- * then deals the next CTAs out one per SM (sampler/cta_sched.c).  Under LRR
- * an SM's CTAs advance in lock-step and finish together; when SMs finish at
- * different times -- a kernel bound by a shared memory resource, whose
- * SMs' progress the contention decouples -- the first SMs to finish take c
- * CTAs each, and the R < c x SMs CTAs left after the full waves run on
- * ceil(R / c) SMs at full occupancy while the others idle (histogram_global
- * on GTX 480: 30 CTAs on 5 of 15 SMs, its hot L2 slice idle 22% of the
- * time).  This gives that placement: *full waves, a last generation of
- * *rem CTAs on *tail_sms SMs; *tail_sms = 0 if the tail fills every SM.
+ * The lock-step tail.  The model spreads a kernel's CTAs evenly, the
+ * busiest SM running ceil(CTAs / SMs): true when an SM's CTAs finish one by
+ * one and each freed slot takes the next CTA (GTO retires the oldest warps
+ * first), and when SMs finish a wave in the same cycle, since the CTA
+ * scheduler then deals the next CTAs out one per SM (sampler/cta_sched.c).
+ * When an SM's CTAs finish together and the SMs one after the other, the
+ * first SMs to finish take c CTAs each, and the R < c x SMs CTAs left after
+ * the full waves run on ceil(R / c) SMs at full occupancy while the others
+ * idle.  Two cases are known:
+ *  - under LRR an SM's CTAs advance in lock-step, and a kernel bound by a
+ *    shared memory resource decouples the SMs' progress (histogram_global
+ *    on GTX 480: 30 CTAs on 5 of 15 SMs, its hot L2 slice idle 22% of the
+ *    time);
+ *  - any policy, when a sample measured its SM's first generation ending
+ *    within less than the SMs' start-up stagger (the code replies that
+ *    reach the SMs one after the other, below; model_params.cta_spread):
+ *    hotspot at 512 x 512 on V100 under GTO, whose 1024 CTAs of 8 per SM
+ *    ran 16 on 43 SMs and 8 on the others in the full simulation, not 12-13
+ *    on each (its first generations ended within 29-92 cycles per SM and
+ *    500-1000 cycles apart across the SMs).
+ * This gives that placement: *full waves, a last generation of *rem CTAs on
+ * *tail_sms SMs; *tail_sms = 0 if the tail fills every SM.
  */
-static void lrr_tail_of(double ctas, double c, double active, double *full, double *rem, double *tail_sms)
+static void lockstep_tail_of(double ctas, double c, double active, double *full, double *rem, double *tail_sms)
 {
     double wave = c * active;
     double waves = ceil(ctas / wave - 1e-9);
@@ -585,7 +610,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double code_reply = fmax(pkt_flits(l1i_line / 32.0, F) / cfg->noc.port_flits_per_cycle * cfg->gpu.core_clock_mhz /
                                  cfg->gpu.icnt_clock_mhz,
                              l1i_line / 32.0 / l2_banks * cfg->gpu.core_clock_mhz / cfg->gpu.l2_clock_mhz);
-    startup += (active - 1) * code_reply;
+    double stagger = (active - 1) * code_reply;
+    startup += stagger;
 
     /* replay representative warps; iterate latency <-> DRAM queueing */
     model_warp_time wt[64];
@@ -628,11 +654,22 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
                 model_replay_plan_free(&plan[x]);
             return -1;
         }
-    double full = 0, rem = 0, tail_sms = 0; /* the busiest SM's generations (see lrr_tail_of) */
-    double lrr_full, lrr_rem, lrr_sms;
-    lrr_tail_of(ctas, c, active, &lrr_full, &lrr_rem, &lrr_sms);
-    if (pol != MODEL_LRR)
-        lrr_sms = 0;
+    double full = 0, rem = 0, tail_sms = 0; /* the busiest SM's generations (see lockstep_tail_of) */
+    double lock_full, lock_rem, lock_sms;
+    lockstep_tail_of(ctas, c, active, &lock_full, &lock_rem, &lock_sms);
+    /* The first generation's end places the second wave only (a later
+     * wave starts without the cold I-cache that keeps the first's warps in
+     * step, and its ends are not measured).  A sample SM alone meets no
+     * other SM in the L2, so where the kernel's atomics update the same
+     * lines more than once, the GPU's CTAs end in the order the L2 serves
+     * them, which its spread does not measure (histogram_shared on GTX 480
+     * under LRR: 33 cycles in the sample, 347 per SM in the full run, its
+     * SMs 167 apart; the tail spread over the SMs). */
+    double atom_kernel = ctas > 0 ? atom_lines * pk->nctas / ctas : 0;
+    int lockstep = mp->cta_spread >= 0 && mp->cta_spread < stagger && lock_full == 1 &&
+                   !(atom_kernel > pk->atomic_footprint_lines);
+    if (pol != MODEL_LRR && !lockstep)
+        lock_sms = 0;
     double load_prev = 0, atomic_prev = 0; /* the latencies wt[] was replayed with (when replayed) */
     int replayed = 0, rc = 0;
     /* Lines in flight (l1_inflight).  A sample's run of consecutive CTAs
@@ -705,22 +742,15 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         double pw = mp->overlap;
         /* the start-up precedes any memory traffic, so it adds to the overlapped part */
         total = startup + overlap(pw, t_sm, 1, t_dram, t_l2, t_noc);
-        /* The first generation's CTAs start together and issue their
-         * prologue loads at once: when serving them takes longer than a
-         * load's latency, the SMs wait that long instead of overlapping it
-         * with their work (the latency is already in t_sm); the rest of
-         * the memory traffic overlaps the rest of the SM time. */
+        /* the launch's burst of prologue loads (launch_burst) */
         t_burst = burst * fmax(t_dram, fmax(t_l2, t_noc));
-        burst_extra = 0;
-        if (t_burst > lat && t_sm > lat) {
-            double b = startup + t_burst + overlap(pw, t_sm - lat, 1 - burst, t_dram, t_l2, t_noc);
-            burst_extra = fmax(0, b - total);
-            total += burst_extra;
-        }
-        if (lrr_sms > 0 && t_tail <= t_gens && fmax(t_dram, fmax(t_l2, t_noc)) > t_sm) {
-            /* LRR's tail on few SMs after the full waves: each phase
-             * overlaps its own share of the memory work */
-            full = lrr_full, rem = lrr_rem, tail_sms = lrr_sms;
+        burst_extra = launch_burst(pw, startup, t_burst, burst, lat, t_sm, total, t_dram, t_l2, t_noc);
+        total += burst_extra;
+        int mem_bound = fmax(t_dram, fmax(t_l2, t_noc)) > t_sm;
+        if (lock_sms > 0 && t_tail <= t_gens && (lockstep || mem_bound)) {
+            /* the lock-step tail on few SMs after the full waves: each
+             * phase overlaps its own share of the memory work */
+            full = lock_full, rem = lock_rem, tail_sms = lock_sms;
             if (rem == c) /* the usual case: the tail SMs run full */
                 gpart = gfull;
             else
@@ -729,7 +759,10 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             t_sm = full * gfull.t + gpart.t + mp->early_extra;
             total = startup + overlap(pw, full * gfull.t + mp->early_extra, f, t_dram, t_l2, t_noc) +
                     overlap(pw, gpart.t, 1 - f, t_dram, t_l2, t_noc);
-            burst_extra = 0; /* (this phase split replaces the estimate above) */
+            /* (for a memory-bound kernel the phase split replaces the
+             * launch's burst; an SM-bound one still starts with it) */
+            burst_extra = mem_bound ? 0 : launch_burst(pw, startup, t_burst, burst, lat, t_sm, total, t_dram, t_l2, t_noc);
+            total += burst_extra;
         }
         gens = full + (rem > 0.5 ? rem / c : 0);
         double nrho = total > startup ? t_dram * dram_eff / (total - startup) : 0;

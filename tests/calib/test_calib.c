@@ -716,6 +716,23 @@ static void test_early_extra(void **st)
     assert_true(fabs(est_early_extra(&d, 280) - 40) < 1e-9);
 }
 
+/* The first generation's end spread by hand: SM 0's first two CTAs (placed
+ * at the launch) end at 100 and 130, SM 1's at 90 and 150; the later CTAs,
+ * placed afterwards, do not count: (30 + 60) / 2.  An SM whose first
+ * generation is one CTA tells nothing (-1 when no SM tells). */
+static void test_first_spread(void **st)
+{
+    (void)st;
+    sim_cta_stat cta[] = {
+        {.sm = 0, .start = 0, .end = 100}, {.sm = 1, .start = 0, .end = 90},  {.sm = 0, .start = 0, .end = 130},
+        {.sm = 1, .start = 0, .end = 150}, {.sm = 0, .start = 100, .end = 400}, {.sm = 1, .start = 90, .end = 900},
+    };
+    sim_detail d = {.sms = 2, .ctas_per_sm = 2, .ncta = 6, .cta = cta};
+    assert_true(fabs(est_first_spread(&d) - 45) < 1e-9);
+    d.ncta = 2; /* one first-generation CTA per SM */
+    assert_true(est_first_spread(&d) == -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -723,7 +740,7 @@ int main(void)
         cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_needs_ctas), cmocka_unit_test(test_burst_error_term), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
         cmocka_unit_test(test_sample_rounds), cmocka_unit_test(test_row_hit_error_term),
-        cmocka_unit_test(test_l1_dealing), cmocka_unit_test(test_dealing_shift_rates), cmocka_unit_test(test_tail_weights), cmocka_unit_test(test_warm_shared), cmocka_unit_test(test_early_extra),
+        cmocka_unit_test(test_l1_dealing), cmocka_unit_test(test_dealing_shift_rates), cmocka_unit_test(test_tail_weights), cmocka_unit_test(test_warm_shared), cmocka_unit_test(test_early_extra), cmocka_unit_test(test_first_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -375,6 +375,66 @@ static void test_lrr_tail(void **st)
     }
 }
 
+/* The lock-step tail under any policy (model_params.cta_spread): 96 CTAs
+ * on 2 SMs of 32, as above, SM-bound, under GTO.  Unmeasured, or measured
+ * as ending further apart than the SMs' start-up stagger, the last 32 CTAs
+ * spread over both SMs (1.5 generations); measured as ending together (0
+ * cycles apart), the first SM to finish takes them all and the busiest SM
+ * runs 2 generations, which takes longer.  Not when every warp ends with an
+ * atomic on one shared line: a lone sample's spread does not hold for CTAs
+ * that wait on each other at the L2. */
+static void test_lockstep_tail(void **st)
+{
+    (void)st;
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    cfg.gpu.sm_count = 2;
+    synth_source s;
+    profile p;
+    uniform_profile(&s, "locktail", 96, &p);
+    static const double spread[] = {-1, 1e9, 0};
+    kresult r[3];
+    for (int i = 0; i < 3; i++) {
+        model_params mp;
+        model_params_default(&mp);
+        mp.cta_spread = spread[i];
+        model_detail d;
+        assert_int_equal(model_kernel(&cfg, "gto", &p, 0, &mp, NULL, &r[i], &d, &e), 0);
+        assert_true(d.t_sm > fmax(d.t_dram, fmax(d.t_l2, d.t_noc))); /* SM-bound: not LRR's memory-bound case */
+        double want = spread[i] == 0 ? 2 : 1.5;
+        if (fabs(d.generations - want) > 1e-9)
+            fail_msg("spread %g: %.3f generations, want %.1f", spread[i], d.generations, want);
+    }
+    assert_true(r[1].cycles == r[0].cycles);
+    if (!(r[2].cycles > r[0].cycles)) /* (a little: the cold I-cache start-up is most of this kernel) */
+        fail_msg("cycles %.1f %.1f %.1f", r[0].cycles, r[1].cycles, r[2].cycles);
+    prof_free(&p);
+    synth_free(&s);
+
+    prof_options o;
+    prof_options_default(&o);
+    synth_init(&s, "lockatom", 96, 64, 16);
+    for (uint32_t k = 0; k < 96; k++)
+        for (uint32_t w = 0; w < 2; w++) {
+            synth_add_load_use(&s, k, w, 0x100000 + ((uint64_t)k * 8 + w * 4) * 4096);
+            synth_add_mem(&s, k, w, ISA_OP_ATOM_GLOBAL, 1, 0x900000, 0, 4);
+            synth_add(&s, k, w, ISA_OP_EXIT, 0xffffffffu);
+        }
+    assert_int_equal(prof_build(&s.base, &o, "lockatom", 0, 1, &p, &e), 0);
+    model_params mp;
+    model_params_default(&mp);
+    mp.cta_spread = 0;
+    model_detail d;
+    kresult ra;
+    assert_int_equal(model_kernel(&cfg, "gto", &p, 0, &mp, NULL, &ra, &d, &e), 0);
+    assert_true(d.t_sm > fmax(d.t_dram, fmax(d.t_l2, d.t_noc)));
+    if (fabs(d.generations - 1.5) > 1e-9)
+        fail_msg("shared atomics: %.3f generations, want 1.5", d.generations);
+    prof_free(&p);
+    synth_free(&s);
+}
+
 /* A sample's early generations' extra time (model_params.early_extra)
  * adds once to each SM's time, not per generation: 96 CTAs on 2 SMs of 32
  * run 1.5 generations, and the SM time grows by exactly the extra.  The
@@ -796,7 +856,7 @@ int main(void)
         cmocka_unit_test(test_tail),
         cmocka_unit_test(test_prologue_burst),
         cmocka_unit_test(test_whole_line_l1),
-        cmocka_unit_test(test_lrr_tail), cmocka_unit_test(test_early_extra_once),
+        cmocka_unit_test(test_lrr_tail), cmocka_unit_test(test_lockstep_tail), cmocka_unit_test(test_early_extra_once),
         cmocka_unit_test(test_startup_code_lines),
         cmocka_unit_test(test_startup_launch_and_warm_code),
         cmocka_unit_test(test_camping_factor),
