@@ -332,6 +332,14 @@ static void test_prologue_burst(void **st)
     }
 }
 
+/* V100 cut to 2 SMs (32 CTAs of 2 warps each fit an SM). */
+static void two_sm_v100(gpu_config *cfg)
+{
+    ge_err e;
+    assert_int_equal(gcfg_load_named("v100", cfg, &e), 0);
+    cfg->gpu.sm_count = 2;
+}
+
 /* LRR's tail: on 2 SMs of 32 CTAs each (V100's CTA limit for 2-warp CTAs),
  * 96 equal CTAs are a full wave and 32 left over.  GTO spreads those, 16
  * per SM, so the busiest SM runs 1.5 generations.  So does LRR while the
@@ -346,8 +354,7 @@ static void test_lrr_tail(void **st)
     (void)st;
     gpu_config cfg;
     ge_err e;
-    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
-    cfg.gpu.sm_count = 2;
+    two_sm_v100(&cfg);
     static const struct {
         uint32_t ctas;
         int slow_dram;
@@ -383,28 +390,35 @@ static void test_lrr_tail(void **st)
  * runs 2 generations, which takes longer.  Not when every warp ends with an
  * atomic on one shared line: a lone sample's spread does not hold for CTAs
  * that wait on each other at the L2. */
+/* The busiest SM's generations of kernel 0 of p under GTO, with a sample's
+ * first-generation spread (model_params.cta_spread); the kernel must be
+ * SM-bound (not LRR's memory-bound case). */
+static double gto_generations(const gpu_config *cfg, const profile *p, double spread, kresult *r)
+{
+    ge_err e;
+    model_params mp;
+    model_params_default(&mp);
+    mp.cta_spread = spread;
+    model_detail d;
+    assert_int_equal(model_kernel(cfg, "gto", p, 0, &mp, NULL, r, &d, &e), 0);
+    assert_true(d.t_sm > fmax(d.t_dram, fmax(d.t_l2, d.t_noc)));
+    return d.generations;
+}
+
 static void test_lockstep_tail(void **st)
 {
     (void)st;
     gpu_config cfg;
-    ge_err e;
-    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
-    cfg.gpu.sm_count = 2;
+    two_sm_v100(&cfg);
     synth_source s;
     profile p;
     uniform_profile(&s, "locktail", 96, &p);
     static const double spread[] = {-1, 1e9, 0};
     kresult r[3];
     for (int i = 0; i < 3; i++) {
-        model_params mp;
-        model_params_default(&mp);
-        mp.cta_spread = spread[i];
-        model_detail d;
-        assert_int_equal(model_kernel(&cfg, "gto", &p, 0, &mp, NULL, &r[i], &d, &e), 0);
-        assert_true(d.t_sm > fmax(d.t_dram, fmax(d.t_l2, d.t_noc))); /* SM-bound: not LRR's memory-bound case */
-        double want = spread[i] == 0 ? 2 : 1.5;
-        if (fabs(d.generations - want) > 1e-9)
-            fail_msg("spread %g: %.3f generations, want %.1f", spread[i], d.generations, want);
+        double g = gto_generations(&cfg, &p, spread[i], &r[i]), want = spread[i] == 0 ? 2 : 1.5;
+        if (fabs(g - want) > 1e-9)
+            fail_msg("spread %g: %.3f generations, want %.1f", spread[i], g, want);
     }
     assert_true(r[1].cycles == r[0].cycles);
     if (!(r[2].cycles > r[0].cycles)) /* (a little: the cold I-cache start-up is most of this kernel) */
@@ -414,6 +428,7 @@ static void test_lockstep_tail(void **st)
 
     prof_options o;
     prof_options_default(&o);
+    ge_err e;
     synth_init(&s, "lockatom", 96, 64, 16);
     for (uint32_t k = 0; k < 96; k++)
         for (uint32_t w = 0; w < 2; w++) {
@@ -422,15 +437,9 @@ static void test_lockstep_tail(void **st)
             synth_add(&s, k, w, ISA_OP_EXIT, 0xffffffffu);
         }
     assert_int_equal(prof_build(&s.base, &o, "lockatom", 0, 1, &p, &e), 0);
-    model_params mp;
-    model_params_default(&mp);
-    mp.cta_spread = 0;
-    model_detail d;
-    kresult ra;
-    assert_int_equal(model_kernel(&cfg, "gto", &p, 0, &mp, NULL, &ra, &d, &e), 0);
-    assert_true(d.t_sm > fmax(d.t_dram, fmax(d.t_l2, d.t_noc)));
-    if (fabs(d.generations - 1.5) > 1e-9)
-        fail_msg("shared atomics: %.3f generations, want 1.5", d.generations);
+    double g = gto_generations(&cfg, &p, 0, &r[0]);
+    if (fabs(g - 1.5) > 1e-9)
+        fail_msg("shared atomics: %.3f generations, want 1.5", g);
     prof_free(&p);
     synth_free(&s);
 }
@@ -447,8 +456,7 @@ static void test_early_extra_once(void **st)
     (void)st;
     gpu_config cfg;
     ge_err e;
-    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
-    cfg.gpu.sm_count = 2;
+    two_sm_v100(&cfg);
     synth_source s;
     profile p;
     uniform_profile(&s, "early", 96, &p);
