@@ -74,6 +74,7 @@ typedef struct est_calibration {
     double error;          /* relative error estimate of the extrapolation */
     double error_row;      /* its row-hit term (0 when no background run measured the rate) */
     double error_burst;    /* its launch-burst term (hybrid.c burst_term) */
+    double error_placement; /* its last-wave placement term (hybrid.c placement_term) */
     double error_warm;     /* its cold/warm term (hybrid.c, warm_share; 0 for one run) */
     /* the design point it was measured at, for the reuse rule */
     uint32_t ctas_per_sm;

@@ -57,8 +57,9 @@
  * the two runs' difference in cycles over the weighed cycles,
  * when the background run measured the DRAM row-hit rate, the relative
  * change of the kernel's modelled cycles with that rate 0.3 lower
- * (row_sensitivity), and, when the model's heaviest-CTA floor sets the
- * estimate, the share of the cycles it adds (tail_term).
+ * (row_sensitivity), when the model's heaviest-CTA floor sets the
+ * estimate, the share of the cycles it adds (tail_term), and half the
+ * difference the last wave's placement makes (placement_term).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -75,6 +76,7 @@
 #define EST_LONG_GENERATIONS 8 /* generations per SM from which the sample runs 4 rounds, not 2 */
 #define EST_ERR_TRIM_WEIGHT 0.05 /* error per unit of the sample's cycles extrapolated by trimming */
 #define EST_ERR_ROW_DROP 0.3     /* how far the background run's DRAM row-hit rate may be too high */
+#define EST_ERR_PLACEMENT_WEIGHT 0.5 /* placement_term: the tail lies between the two placements */
 #define EST_TRIM_MIN_KEEP 4     /* iterations the longer trim keeps at least */
 #define EST_TRIM_MIN_DROP 0.3   /* trim only when the longer trim drops this share of the sample */
 #define EST_TRIM_L1_DRIFT 0.03  /* how far the trims' later L1 hit rate may fall below the earlier */
@@ -515,6 +517,31 @@ static int row_sensitivity(const gpu_config *cfg, const char *sched, const profi
     return 0;
 }
 
+/* The error term of where the last wave runs (model.h cta_spread): the
+ * sample measures its own SM's first-generation spread, not how far apart
+ * the GPU's SMs end, and the full runs place some tails between the even
+ * and the lock-step placement (k-means at 32 K on RTX 2060 under LRR: 6-7
+ * CTAs on the busiest SM, where even gives 5 and lock-step 8).  The term
+ * is half the relative difference of the cycles under the two placements;
+ * 0 where the model's conditions leave one (more waves, shared atomics,
+ * LRR's memory-bound tail, or a kernel of one wave). */
+static int placement_term(const gpu_config *cfg, const char *sched, const profile *p, uint32_t k,
+                          const model_params *mp, double cycles, double *term, ge_err *e)
+{
+    *term = 0;
+    if (mp->cta_spread < 0 || !(cycles > 0))
+        return 0;
+    model_params lock = *mp, even = *mp;
+    lock.cta_spread = 0;
+    even.cta_spread = HUGE_VAL;
+    kresult rl, re;
+    if (model_kernel(cfg, sched, p, k, &lock, NULL, &rl, NULL, e) ||
+        model_kernel(cfg, sched, p, k, &even, NULL, &re, NULL, e))
+        return -1;
+    *term = EST_ERR_PLACEMENT_WEIGHT * fabs(rl.cycles - re.cycles) / cycles;
+    return 0;
+}
+
 /* The error term of the heaviest-CTA floor (model.h t_tail): when the
  * floor sets the SM's time, the estimate rests on the model's proxy for
  * that CTA's time alone (its largest work ratio to the mean CTA times the
@@ -736,13 +763,16 @@ int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_
     if (model_kernel(cfg, sched, p, k, &cal.params, NULL, &out->r, &d, e))
         return -1;
     if (!(reuse && reuse->valid)) { /* a fresh calibration's last terms (a reused one carries them) */
-        double row = 0, tail = tail_term(&d, out->r.cycles), burst = burst_term(&d, out->r.cycles);
+        double row = 0, place = 0, tail = tail_term(&d, out->r.cycles), burst = burst_term(&d, out->r.cycles);
         /* a row-hit rate the background run measured */
         if (cal.params.row_hit >= 0 && row_sensitivity(cfg, sched, p, k, &cal.params, out->r.cycles, &row, e))
             return -1;
-        cal.error = sqrt(cal.error * cal.error + row * row + tail * tail + burst * burst);
+        if (placement_term(cfg, sched, p, k, &cal.params, out->r.cycles, &place, e))
+            return -1;
+        cal.error = sqrt(cal.error * cal.error + row * row + tail * tail + burst * burst + place * place);
         cal.error_row = row;
         cal.error_burst = burst;
+        cal.error_placement = place;
     }
     out->r.sampled_ctas = nsampled;
     out->r.error_estimate = cal.error;

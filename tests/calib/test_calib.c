@@ -113,6 +113,46 @@ static void test_burst_error_term(void **st)
     synth_free(&s);
 }
 
+/* Where the last wave runs (docs/hybrid.md step 7): 192 CTAs of the
+ * prologue kernel on 4 of V100's SMs (32 resident each) run two waves, and
+ * the error estimate carries half the difference the even and the
+ * lock-step placement make in the model's cycles; 128 CTAs, one wave, leave
+ * no choice and carry none. */
+static void test_placement_error_term(void **st)
+{
+    (void)st;
+    for (int two = 0; two < 2; two++) {
+        synth_source s;
+        synth_build_prologue(&s, two ? 192 : 128, 0);
+        profile p;
+        calib_profile_of(&s, 1, &p);
+        gpu_config cfg;
+        ge_err e;
+        assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+        cfg.gpu.sm_count = 4;
+        est_options o;
+        est_options_default(&o);
+        est_kernel *r;
+        assert_int_equal(est_profile(&cfg, &p, &o, NULL, &r, &e), 0);
+        assert_false(r[0].simulated_full);
+        model_params lock = r[0].cal.params, even = r[0].cal.params;
+        lock.cta_spread = 0;
+        even.cta_spread = HUGE_VAL;
+        kresult rl, re;
+        assert_int_equal(model_kernel(&cfg, NULL, &p, 0, &lock, NULL, &rl, NULL, &e), 0);
+        assert_int_equal(model_kernel(&cfg, NULL, &p, 0, &even, NULL, &re, NULL, &e), 0);
+        double want = 0.5 * fabs(rl.cycles - re.cycles) / r[0].r.cycles;
+        if ((two ? !(want > 0.01) : want != 0) || fabs(r[0].cal.error_placement - want) > 1e-9 ||
+            r[0].r.error_estimate < want)
+            fail_msg("%s: placement term %.4f, want %.4f (lock %.0f, even %.0f), error estimate %.4f",
+                     two ? "two waves" : "one wave", r[0].cal.error_placement, want, rl.cycles, re.cycles,
+                     r[0].r.error_estimate);
+        free(r);
+        prof_free(&p);
+        synth_free(&s);
+    }
+}
+
 /* A profile read without its warp streams (prof_read_opts' with_ctas = 0)
  * serves the model but is refused for simulation, not simulated empty. */
 static void test_needs_ctas(void **st)
@@ -737,7 +777,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_small_kernel_whole), cmocka_unit_test(test_shared_lines), cmocka_unit_test(test_estimate_cache), cmocka_unit_test(test_tail_error_term),
-        cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_needs_ctas), cmocka_unit_test(test_burst_error_term), cmocka_unit_test(test_sweep_threads),
+        cmocka_unit_test(test_full_needs_all), cmocka_unit_test(test_needs_ctas), cmocka_unit_test(test_burst_error_term), cmocka_unit_test(test_placement_error_term), cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
         cmocka_unit_test(test_sample_rounds), cmocka_unit_test(test_row_hit_error_term),
         cmocka_unit_test(test_l1_dealing), cmocka_unit_test(test_dealing_shift_rates), cmocka_unit_test(test_tail_weights), cmocka_unit_test(test_warm_shared), cmocka_unit_test(test_early_extra), cmocka_unit_test(test_first_spread),
