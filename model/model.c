@@ -8,7 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "addrmap.h"
 #include "model_int.h"
 #include "occupancy.h"
 
@@ -89,10 +88,6 @@ static double sum_ops(const double *v, unsigned mask_space, unsigned flags)
 #define SP(x) (1u << ISA_SPACE_##x)
 #define PKT_HEADER_BYTES 8.0 /* a memory packet's header, as the simulator's (sampler/mempkt.h) */
 
-/* L2 sectors moved per L1 sector: below the L1 whole L1 sectors move, so
- * with Fermi's 128 B L1 sectors a line access of one 32 B sector still
- * fetches, writes or performs four at the L2 (sampler/l1.h, granularity). */
-static double l1_gran(const gpu_config *cfg) { return cfg->l1d.sector_bytes > 32 ? cfg->l1d.sector_bytes / 32.0 : 1; }
 
 /* Flits of one packet carrying `spp` 32 B sectors (an average: interpolated
  * between the neighbouring whole sector counts). */
@@ -210,24 +205,6 @@ static void generation(const gpu_config *cfg, const prof_kernel *pk, model_polic
         g->t = g->t_mshr;
 }
 
-/* See model_int.h. */
-double mm_camping(const gpu_config *cfg, const prof_kernel *pk, double concurrent_ctas)
-{
-    static const double win[PROF_CAMP_NWIN] = PROF_CAMP_WINDOWS;
-    int f = prof_camp_fn(strcmp(cfg->l2.hash, "linear") != 0, cfg->l2.slices);
-    if (f < 0 || cfg->l2.cache.line_bytes != 128)
-        return 1;
-    const double *c = pk->camp[f];
-    if (concurrent_ctas <= win[0])
-        return c[0];
-    for (int i = 1; i < PROF_CAMP_NWIN; i++)
-        if (concurrent_ctas <= win[i]) {
-            double x = log(concurrent_ctas / win[i - 1]) / log(win[i] / win[i - 1]);
-            return c[i - 1] + x * (c[i] - c[i - 1]);
-        }
-    return c[PROF_CAMP_NWIN - 1];
-}
-
 /* How much longer than the kernel's mean CTA the heaviest CTA class of the
  * scenario is: the largest, over the clusters it draws CTAs from, of a
  * class's ratios to that mean CTA in warp instructions, memory
@@ -258,40 +235,6 @@ static double heaviest_ratio(const prof_kernel *pk, const model_scenario *sc)
         worst = fmax(worst, fmax(r_i, fmax(r_m, r_l)));
     }
     return worst;
-}
-
-/* See model_int.h. */
-double mm_atomic_busiest_slice(const gpu_config *cfg, const prof_kernel *pk, double atom_sec, double scale)
-{
-    uint32_t S = cfg->l2.slices;
-    if (!S || atom_sec <= 0 || pk->atomic_footprint_lines < 1)
-        return 0;
-    addrmap am;
-    addrmap_init(&am, cfg);
-    uint32_t slice[PROF_ATOMIC_HOT], n = 0;
-    double load[PROF_ATOMIC_HOT], tracked = 0, hot = 0;
-    uint32_t l2_line = cfg->l2.cache.line_bytes ? cfg->l2.cache.line_bytes : 128;
-    double gran = l1_gran(cfg);
-    for (uint32_t i = 0; i < pk->natomic_hot; i++) {
-        uint32_t sl = addrmap_slice(&am, pk->atomic_hot_line[i] * 128 / l2_line), j = 0;
-        while (j < n && slice[j] != sl)
-            j++;
-        if (j == n)
-            slice[n] = sl, load[n++] = 0;
-        double sec = fmax(pk->atomic_hot_sectors[i], pk->atomic_hot_packets[i] * gran) * scale;
-        load[j] += sec;
-        tracked += sec;
-        if (load[j] > hot)
-            hot = load[j];
-    }
-    double rest = atom_sec > tracked ? atom_sec - tracked : 0;
-    double rest_lines = pk->atomic_footprint_lines - pk->natomic_hot;
-    if (rest_lines < 1)
-        return hot;
-    if (rest_lines >= S) /* the rest reaches every slice, the busiest too */
-        return hot + rest / S;
-    double each = rest / rest_lines;
-    return hot > each ? hot : each;
 }
 
 /* The p-norm overlap of an SM time with a share of the memory bounds. */
@@ -474,9 +417,9 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double store_sec = sum_ops(t.op_sectors, SP(GLOBAL) | SP(LOCAL), ISA_F_STORE);
     double atom_sec = sum_ops(t.op_sectors, SP(GLOBAL), ISA_F_ATOMIC);
     double load_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_LOAD);
-    /* sectors moved below the L1 (l1_gran); L1 activity stays in the
+    /* sectors moved below the L1 (mm_l1_gran); L1 activity stays in the
      * accesses' own sectors */
-    double gran = l1_gran(cfg);
+    double gran = mm_l1_gran(cfg);
     double load_mv = fmax(load_sec, load_lines * gran);
     double store_lines = sum_ops(t.op_lines, SP(GLOBAL) | SP(LOCAL), ISA_F_STORE);
     double atom_lines = sum_ops(t.op_lines, SP(GLOBAL), ISA_F_ATOMIC);

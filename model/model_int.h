@@ -46,6 +46,11 @@ double mm_dram_bursts(const gpu_config *cfg, double sectors);
 /* Sustainable fraction of peak DRAM bandwidth for this traffic. */
 double mm_dram_efficiency(const gpu_config *cfg, const mm_dram_mix *x);
 
+/* L2 sectors moved per L1 sector: below the L1 whole L1 sectors move, so
+ * with Fermi's 128 B L1 sectors a line access of one 32 B sector still
+ * fetches, writes or performs four at the L2 (sampler/l1.h, granularity). */
+double mm_l1_gran(const gpu_config *cfg);
+
 /* Global-atomic sectors performed by the busiest L2 slice, for `scale` times
  * the profiled kernel's CTAs (atom_sec, the kernel's atomic sectors as they
  * reach the L2, is already scaled).  The profile's hot lines are placed with

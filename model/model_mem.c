@@ -23,10 +23,14 @@
  * Latencies, in core cycles, are built from the config's own numbers along
  * the path a load takes (L1 lookup, NoC both ways, L2, DRAM timing at the
  * DRAM clock), the same path the detailed simulator times.
+ * The L2's slices: how much busier than the mean the busiest slice is
+ * (partition camping, mm_camping) and the global atomics the busiest slice
+ * performs (mm_atomic_busiest_slice), which bound the L2's throughput.
  */
 #include <math.h>
 #include <string.h>
 
+#include "addrmap.h"
 #include "model_int.h"
 
 static double log2d(double x) { return log(x) / log(2.0); }
@@ -304,4 +308,59 @@ double mm_l1_placement(const prof_kernel *pk, const gpu_config *cfg, double ctas
         return 0;
     double a = infl_at(lo, c->sets, c->ways), b = infl_at(hi, c->sets, c->ways);
     return a > 0 && b > 0 ? a + f * (b - a) : 0;
+}
+
+/* See model_int.h. */
+double mm_l1_gran(const gpu_config *cfg) { return cfg->l1d.sector_bytes > 32 ? cfg->l1d.sector_bytes / 32.0 : 1; }
+
+/* See model_int.h. */
+double mm_camping(const gpu_config *cfg, const prof_kernel *pk, double concurrent_ctas)
+{
+    static const double win[PROF_CAMP_NWIN] = PROF_CAMP_WINDOWS;
+    int f = prof_camp_fn(strcmp(cfg->l2.hash, "linear") != 0, cfg->l2.slices);
+    if (f < 0 || cfg->l2.cache.line_bytes != 128)
+        return 1;
+    const double *c = pk->camp[f];
+    if (concurrent_ctas <= win[0])
+        return c[0];
+    for (int i = 1; i < PROF_CAMP_NWIN; i++)
+        if (concurrent_ctas <= win[i]) {
+            double x = log(concurrent_ctas / win[i - 1]) / log(win[i] / win[i - 1]);
+            return c[i - 1] + x * (c[i] - c[i - 1]);
+        }
+    return c[PROF_CAMP_NWIN - 1];
+}
+
+/* See model_int.h. */
+double mm_atomic_busiest_slice(const gpu_config *cfg, const prof_kernel *pk, double atom_sec, double scale)
+{
+    uint32_t S = cfg->l2.slices;
+    if (!S || atom_sec <= 0 || pk->atomic_footprint_lines < 1)
+        return 0;
+    addrmap am;
+    addrmap_init(&am, cfg);
+    uint32_t slice[PROF_ATOMIC_HOT], n = 0;
+    double load[PROF_ATOMIC_HOT], tracked = 0, hot = 0;
+    uint32_t l2_line = cfg->l2.cache.line_bytes ? cfg->l2.cache.line_bytes : 128;
+    double gran = mm_l1_gran(cfg);
+    for (uint32_t i = 0; i < pk->natomic_hot; i++) {
+        uint32_t sl = addrmap_slice(&am, pk->atomic_hot_line[i] * 128 / l2_line), j = 0;
+        while (j < n && slice[j] != sl)
+            j++;
+        if (j == n)
+            slice[n] = sl, load[n++] = 0;
+        double sec = fmax(pk->atomic_hot_sectors[i], pk->atomic_hot_packets[i] * gran) * scale;
+        load[j] += sec;
+        tracked += sec;
+        if (load[j] > hot)
+            hot = load[j];
+    }
+    double rest = atom_sec > tracked ? atom_sec - tracked : 0;
+    double rest_lines = pk->atomic_footprint_lines - pk->natomic_hot;
+    if (rest_lines < 1)
+        return hot;
+    if (rest_lines >= S) /* the rest reaches every slice, the busiest too */
+        return hot + rest / S;
+    double each = rest / rest_lines;
+    return hot > each ? hot : each;
 }
