@@ -387,7 +387,8 @@ static void test_lrr_tail(void **st)
  * as ending further apart than the SMs' start-up stagger, the last 32 CTAs
  * spread over both SMs (1.5 generations); measured as ending together (0
  * cycles apart), the first SM to finish takes them all and the busiest SM
- * runs 2 generations, which takes longer.  Not when every warp ends with an
+ * runs 2 generations, which takes longer; a spread in between gives a
+ * share in between.  Not when every warp ends with an
  * atomic on one shared line: a lone sample's spread does not hold for CTAs
  * that wait on each other at the L2. */
 /* The busiest SM's generations of kernel 0 of p under GTO, with a sample's
@@ -423,6 +424,24 @@ static void test_lockstep_tail(void **st)
     assert_true(r[1].cycles == r[0].cycles);
     if (!(r[2].cycles > r[0].cycles)) /* (a little: the cold I-cache start-up is most of this kernel) */
         fail_msg("cycles %.1f %.1f %.1f", r[0].cycles, r[1].cycles, r[2].cycles);
+    /* In between (first_sm_take), on 8 SMs (a stagger of 7 code replies,
+     * 4 cycles each on V100) with 288 CTAs: 32 left after the full wave.
+     * Each SM's 32 CTAs end 20/31 cycles apart, below the stagger.  SM 0's
+     * k-th slot frees at 20k/31, after its own k and, from each SM j whose
+     * start 4j is earlier, ceil(k - 6.2 j) of SM j's: k for k <= 6, 2k - 6
+     * for k <= 12, then 21, 24, 27, 30 for k = 13..16 and 33 for k = 17.
+     * So SM 0 takes 17 of the 32: 1 + 17/32 generations, where ending
+     * together takes all 32 (2). */
+    prof_free(&p);
+    synth_free(&s);
+    uniform_profile(&s, "locktail8", 288, &p);
+    gpu_config eight = cfg;
+    eight.gpu.sm_count = 8;
+    kresult rg, rw;
+    double g20 = gto_generations(&eight, &p, 20, &rg), g0 = gto_generations(&eight, &p, 0, &rw);
+    if (fabs(g20 - (1 + 17.0 / 32)) > 1e-9 || fabs(g0 - 2) > 1e-9 || !(rg.cycles < rw.cycles))
+        fail_msg("8 SMs: spread 20 %.5f generations (want %.5f), 0 %.5f (want 2); cycles %.1f, %.1f", g20,
+                 1 + 17.0 / 32, g0, rg.cycles, rw.cycles);
     prof_free(&p);
     synth_free(&s);
 
