@@ -16,6 +16,7 @@
  *   --split K   also print the MAPE of the K folds (rows i % K == f)
  *   --reps N    memoised calls to time (default 2000000)
  */
+#include "bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,12 +45,26 @@ static double cpu_s(void)
 #define CACTI_DATA_DIR "tests/data/cacti7"
 #endif
 
+static const char HELP[] =
+    "usage: bench_cacti [options]\n"
+    "\n"
+    "Accuracy and speed of cacti/: every configuration of the CACTI 7 reference set solved, the per-metric\n"
+    "MAPE and worst ratio against CACTI printed, and the time of a cold and of a memoised solve.\n"
+    "\n"
+    "  --data DIR   reference directory (default: the source tree's tests/data/cacti7)\n"
+    "  --detail     one line per configuration: model/CACTI ratio of each metric\n"
+    "  --split K    also print the MAPE of the K folds (rows i % K == f)\n"
+    "  --reps N     memoised calls to time (default 2000000)\n"
+    "  -h, --help   this text\n";
+
 int main(int argc, char **argv)
 {
     const char *dir = CACTI_DATA_DIR;
     int detail = 0, split = 0;
     long reps = 2000000;
     for (int i = 1; i < argc; i++) {
+        if (bench_help_arg(argv[i]))
+            return bench_usage(HELP, NULL);
         if (!strcmp(argv[i], "--data") && i + 1 < argc)
             dir = argv[++i];
         else if (!strcmp(argv[i], "--detail"))
@@ -59,8 +74,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atol(argv[++i]);
         else {
-            fprintf(stderr, "usage: bench_cacti [--data DIR] [--detail] [--split K] [--reps N]\n");
-            return 2;
+            return bench_usage(HELP, argv[i]);
         }
     }
     char csv[1024], cfg[1024], err[512];

@@ -17,6 +17,7 @@
  * feeding a profiler; its times are the whole run's and its CPU time sums
  * both threads.  Exit status 1 if any workload fails.
  */
+#include "bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,11 +109,26 @@ static void run_stream(const wl_desc *w, const wl_params *p, res *r)
         snprintf(r->msg, sizeof r->msg, "%s", e.msg);
 }
 
+static const char HELP[] =
+    "usage: bench_emu [options] [NAME...]\n"
+    "\n"
+    "Emulation speed of the PTX front-end: every suite workload (or the NAMEs) at its default size, verified\n"
+    "against its CPU reference; thread and warp instructions per CPU second. Exit status 1 if any fails.\n"
+    "\n"
+    "  --tiny       the workloads' tiny sizes\n"
+    "  --size N     this size for every workload (0 = its default)\n"
+    "  --csv        CSV instead of the table\n"
+    "  --stream     also emit every instruction into the warp stream, consumed by a thread that discards it\n"
+    "               (the cost of tracing and of feeding a profiler)\n"
+    "  -h, --help   this text\n";
+
 int main(int argc, char **argv)
 {
     int tiny = 0, csv = 0, stream = 0, i = 1;
     uint32_t size = 0;
     for (; i < argc && argv[i][0] == '-'; i++) {
+        if (bench_help_arg(argv[i]))
+            return bench_usage(HELP, NULL);
         if (!strcmp(argv[i], "--tiny"))
             tiny = 1;
         else if (!strcmp(argv[i], "--csv"))
@@ -122,8 +138,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--size") && i + 1 < argc)
             size = (uint32_t)strtoul(argv[++i], NULL, 0);
         else {
-            fprintf(stderr, "usage: bench_emu [--tiny] [--csv] [--stream] [--size N] [NAME...]\n");
-            return 2;
+            return bench_usage(HELP, argv[i]);
         }
     }
     for (int k = i; k < argc; k++)

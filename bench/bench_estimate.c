@@ -31,6 +31,7 @@
  *                  [--background 0|1|2] [--sample-sms N] [--sample-rounds N] [--sample-insts N]
  *                  (hybrid-mode options)
  */
+#include "bench_help.h"
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <pthread.h>
@@ -283,6 +284,29 @@ static int int_arg(const char *s, long lo, long hi, int *out)
     return 1;
 }
 
+static const char HELP[] =
+    "usage: bench_estimate [options]\n"
+    "\n"
+    "Accuracy and speed of gpuest estimate's three modes: every suite workload on three configs x LRR and GTO x\n"
+    "three L1 sizes (the config's, half and double), each kernel estimated in model, hybrid and full mode.\n"
+    "Prints per workload MAPE, maximum error and Spearman rank correlation of model and hybrid against full,\n"
+    "the hybrid's error estimate, CPU time per design point and the speedups (README, docs/hybrid.md).\n"
+    "\n"
+    "  --workloads a,b      suite workloads to run (default: all)\n"
+    "  --configs x,y        shipped configs (default gtx480,v100,rtx2060; at most 8)\n"
+    "  --threads N          worker threads over design points (1..64, default 1); times are thread CPU time\n"
+    "  --csv FILE           one row per kernel and design point: model, hybrid and full cycles, error estimate\n"
+    "  --size NAME=N,...    workload sizes other than the defaults (gpuest workloads lists what N means)\n"
+    "  --reuse              the hybrid runs as a sweep: each config and scheduler's L1 sizes in order,\n"
+    "                       reusing calibrations where the rule in docs/hybrid.md allows\n"
+    "  --background 0|1|2   hybrid: the sample's run with the other SMs' traffic replayed: 0 never (rates from\n"
+    "                       the model), 1 a few weighted mirrors where the rates matter (default), 2 one mirror\n"
+    "                       per other SM (exact, slow)\n"
+    "  --sample-sms N       hybrid: SMs simulated in detail (default 1)\n"
+    "  --sample-rounds N    hybrid: CTA generations per sampled SM, at most (1..64; default 2, or 4 for long kernels)\n"
+    "  --sample-insts N     hybrid: trim samples above N warp instructions per SM (0 = never; default 32768)\n"
+    "  -h, --help           this text\n";
+
 int main(int argc, char **argv)
 {
     ge_thp_reexec(argv); /* as gpuest does (common/thp.h) */
@@ -290,6 +314,8 @@ int main(int argc, char **argv)
     char cfg_list[256] = "gtx480,v100,rtx2060";
     int threads = 1;
     for (int i = 1; i < argc; i++) {
+        if (bench_help_arg(argv[i]))
+            return bench_usage(HELP, NULL);
         if (!strcmp(argv[i], "--workloads") && i + 1 < argc)
             wl_list = argv[++i];
         else if (!strcmp(argv[i], "--configs") && i + 1 < argc)
@@ -312,10 +338,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--reuse"))
             reuse = 1;
         else {
-            fprintf(stderr, "usage: bench_estimate [--workloads a,b] [--configs x,y] [--threads N] [--csv FILE] "
-                            "[--size NAME=N,...] [--background 0|1|2] [--sample-sms N] [--sample-rounds N] "
-                            "[--sample-insts N] [--reuse]\n");
-            return 2;
+            return bench_usage(HELP, argv[i]);
         }
     }
     const char *cfgs[8];

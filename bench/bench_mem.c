@@ -15,6 +15,7 @@
  * random: one random 32-byte sector of a random line in 4 GiB per access.
  * --active A: sampled mode, A simulated SMs with background traffic.
  */
+#include "bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,12 +105,30 @@ static int run(const gpu_config *cfg, int random, uint32_t sms, uint32_t active,
     return 0;
 }
 
+static const char HELP[] =
+    "usage: bench_mem [options]\n"
+    "\n"
+    "Speed of the detailed memory hierarchy alone, in line accesses per CPU second, driven by a synthetic SM\n"
+    "side; also prints the achieved DRAM bandwidth, mean load latency and hit rates of each run.\n"
+    "\n"
+    "  --config NAME                    shipped config (default v100)\n"
+    "  --pattern stream|random|both     stream: warps sweep one array grid-stride, a whole line per access;\n"
+    "                                   random: one random sector in 4 GiB per access (default both)\n"
+    "  --sms N                          SMs driving traffic (default: the config's)\n"
+    "  --warps W                        warps per SM (default 32)\n"
+    "  --depth D                        loads in flight per warp (default 4)\n"
+    "  --lines L                        accesses per warp (default 200 stream, 100 random)\n"
+    "  --active A                       sampled mode: A simulated SMs with background traffic (default 0: all)\n"
+    "  -h, --help                       this text\n";
+
 int main(int argc, char **argv)
 {
     const char *cfgname = "v100", *pattern = "both";
     uint32_t sms = 0, warps = 32, depth = 4, active = 0;
     uint64_t lines = 0;
     for (int i = 1; i < argc; i++) {
+        if (bench_help_arg(argv[i]))
+            return bench_usage(HELP, NULL);
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--config") && v)
             cfgname = v, i++;
@@ -126,9 +145,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--active") && v)
             active = (uint32_t)atoi(v), i++;
         else {
-            fprintf(stderr, "usage: bench_mem [--config NAME] [--pattern stream|random|both] [--sms N] [--warps W] "
-                            "[--depth D] [--lines L] [--active A]\n");
-            return 2;
+            return bench_usage(HELP, argv[i]);
         }
     }
     gpu_config cfg;

@@ -18,6 +18,7 @@
  *    average power breakdown on the GV100).  docs/power.md discusses the
  *    differences; nothing is tuned to match.
  */
+#include "bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,11 +203,24 @@ static int bench_suite(const char *config, int full)
     return 0;
 }
 
+static const char HELP[] =
+    "usage: bench_power [options]\n"
+    "\n"
+    "Speed of the power model (model build, cold and memoised, and one evaluation) and its per-component\n"
+    "breakdown over the workload suite next to AccelWattch's published Volta average (docs/power.md).\n"
+    "\n"
+    "  --config NAME  config of the suite breakdown (default v100)\n"
+    "  --quick        fewer timed evaluations (a smoke run)\n"
+    "  --full         the suite at its default sizes (default: tiny sizes)\n"
+    "  -h, --help     this text\n";
+
 int main(int argc, char **argv)
 {
     int quick = 0, full = 0;
     const char *config = "v100";
     for (int i = 1; i < argc; i++) {
+        if (bench_help_arg(argv[i]))
+            return bench_usage(HELP, NULL);
         if (!strcmp(argv[i], "--quick"))
             quick = 1;
         else if (!strcmp(argv[i], "--full"))
@@ -214,8 +228,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--config") && i + 1 < argc)
             config = argv[++i];
         else {
-            fprintf(stderr, "usage: bench_power [--quick] [--full] [--config NAME]\n");
-            return 2;
+            return bench_usage(HELP, argv[i]);
         }
     }
     if (bench_create() || bench_eval(quick))

@@ -41,6 +41,7 @@
  *              measure of the simulator's own speed.  The simulation itself
  *              is deterministic: every run does exactly the same work.
  */
+#include "bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -400,6 +401,21 @@ static int run_suite(const char *cfgname, const wl_desc *w, int preload, group *
     return 0;
 }
 
+static const char HELP[] =
+    "usage: bench_sim [options]\n"
+    "\n"
+    "Speed of the detailed simulator in simulated warp instructions per CPU second, single-threaded: two\n"
+    "synthetic kernels, the shared Accel-Sim traces and every suite workload at its default size, each\n"
+    "classed compute-, memory- or latency-bound by its own CPI stack and DRAM use, with group totals.\n"
+    "\n"
+    "  --config NAME   shipped config to run (repeatable, at most 8; default v100 and gtx480)\n"
+    "  --only ITEM     run only this item (a suite workload, synth_fma, synth_stream, vectoradd_sm80, vectoradd_sm61)\n"
+    "  --quick         small sizes, synthetic kernels and traces only (a smoke run)\n"
+    "  --mem MODEL     memory model: detailed (default) or perfect (isolates the SM core)\n"
+    "  --preload       read each suite workload's stream into memory before simulating it (for profiling)\n"
+    "  --repeat N      run every item N times (1..16, default 1) and report the fastest run\n"
+    "  -h, --help      this text\n";
+
 int main(int argc, char **argv)
 {
     ge_thp_reexec(argv); /* as gpuest does (common/thp.h) */
@@ -407,6 +423,8 @@ int main(int argc, char **argv)
     int ncfg = 0, quick = 0, preload = 0;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
+        if (bench_help_arg(argv[i]))
+            return bench_usage(HELP, NULL);
         if (!strcmp(argv[i], "--quick"))
             quick = 1;
         else if (!strcmp(argv[i], "--config") && i + 1 < argc && ncfg < 8)
@@ -421,9 +439,7 @@ int main(int argc, char **argv)
                  atoi(argv[i + 1]) <= BENCH_MAX_REPEAT)
             repeat = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: bench_sim [--quick] [--config NAME]... [--only ITEM] [--mem MODEL] [--preload] "
-                            "[--repeat N]\n");
-            return 2;
+            return bench_usage(HELP, argv[i]);
         }
     }
     if (!ncfg) {

@@ -10,6 +10,7 @@
  * instructions per second.  Every run must verify against its CPU
  * reference; the exit status is 1 if any fails.  Single-threaded.
  */
+#include "bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,12 +37,27 @@ static int selected(const char *name, int argc, char **argv, int first)
     return 0;
 }
 
+static const char HELP[] =
+    "usage: bench_suite [options] [NAME...]\n"
+    "\n"
+    "Runs every suite workload (or the NAMEs) and reports launches, CTAs, warp and thread instructions, SIMD\n"
+    "efficiency, wall time and emulated thread instructions per second; every run must verify against its\n"
+    "CPU reference (exit status 1 if any fails). Single-threaded.\n"
+    "\n"
+    "  --tiny       the workloads' tiny sizes\n"
+    "  --size N     this size for every workload (0 = its default)\n"
+    "  --seed S     input seed (default 1)\n"
+    "  --csv        CSV instead of the table\n"
+    "  -h, --help   this text\n";
+
 int main(int argc, char **argv)
 {
     int tiny = 0, csv = 0, i = 1;
     uint32_t size = 0;
     uint64_t seed = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
+        if (bench_help_arg(argv[i]))
+            return bench_usage(HELP, NULL);
         if (strcmp(argv[i], "--tiny") == 0)
             tiny = 1;
         else if (strcmp(argv[i], "--csv") == 0)
@@ -51,8 +67,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
         else {
-            fprintf(stderr, "usage: bench_suite [--tiny] [--csv] [--size N] [--seed S] [NAME...]\n");
-            return 2;
+            return bench_usage(HELP, argv[i]);
         }
     }
     for (int k = i; k < argc; k++) {

@@ -16,6 +16,7 @@
  *
  * usage: bench_trace [--insts N] [--xz-insts N] [--dir D] [--keep]
  */
+#include "bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,12 +278,27 @@ static int write_synthetic(const char *dir, uint64_t insts, int xz, double *secs
     return rc;
 }
 
+static const char HELP[] =
+    "usage: bench_trace [options]\n"
+    "\n"
+    "Trace-reading speed: writes a synthetic kernel as Accel-Sim .traceg and .traceg.xz, reads each back on\n"
+    "one thread through the warp-stream API and reports warp instructions per second (plus the real vectorAdd\n"
+    "traces). Files are read from the page cache, so the figure measures decoding.\n"
+    "\n"
+    "  --insts N      warp instructions of the synthetic kernel (default 20000000)\n"
+    "  --xz-insts N   warp instructions of the .xz copy (default: as --insts)\n"
+    "  --dir D        write the traces into D (default: a new temporary directory)\n"
+    "  --keep         keep the written traces (default: delete them)\n"
+    "  -h, --help     this text\n";
+
 int main(int argc, char **argv)
 {
     uint64_t insts = 20000000, xz_insts = 0;
     const char *dir = NULL;
     int keep = 0;
     for (int i = 1; i < argc; i++) {
+        if (bench_help_arg(argv[i]))
+            return bench_usage(HELP, NULL);
         if (!strcmp(argv[i], "--insts") && i + 1 < argc)
             insts = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--xz-insts") && i + 1 < argc)
@@ -292,8 +308,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--keep"))
             keep = 1;
         else {
-            fprintf(stderr, "usage: bench_trace [--insts N] [--xz-insts N] [--dir D] [--keep]\n");
-            return 2;
+            return bench_usage(HELP, argv[i]);
         }
     }
     if (!xz_insts)
