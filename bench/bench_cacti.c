@@ -16,13 +16,13 @@
  *   --split K   also print the MAPE of the K folds (rows i % K == f)
  *   --reps N    memoised calls to time (default 2000000)
  */
-#include "bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
+#include "bench_help.h"
 #include "cacti.h"
 #include "cacti_ref.h"
 

@@ -17,12 +17,12 @@
  * feeding a profiler; its times are the whole run's and its CPU time sums
  * both threads.  Exit status 1 if any workload fails.
  */
-#include "bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bench_help.h"
 #include "gpurt.h"
 #include "progress.h"
 #include "suite.h"

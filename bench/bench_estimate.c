@@ -31,7 +31,6 @@
  *                  [--background 0|1|2] [--sample-sms N] [--sample-rounds N] [--sample-insts N]
  *                  (hybrid-mode options)
  */
-#include "bench_help.h"
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <pthread.h>
@@ -40,6 +39,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_help.h"
 #include "thp.h"
 #include "config_registry.h"
 #include "estimate.h"

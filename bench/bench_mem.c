@@ -15,12 +15,12 @@
  * random: one random 32-byte sector of a random line in 4 GiB per access.
  * --active A: sampled mode, A simulated SMs with background traffic.
  */
-#include "bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bench_help.h"
 #include "config_registry.h"
 #include "memdrv.h"
 

@@ -18,12 +18,12 @@
  *    average power breakdown on the GV100).  docs/power.md discusses the
  *    differences; nothing is tuned to match.
  */
-#include "bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bench_help.h"
 #include "cacti.h"
 #include "config_registry.h"
 #include "power.h"

@@ -41,12 +41,12 @@
  *              measure of the simulator's own speed.  The simulation itself
  *              is deterministic: every run does exactly the same work.
  */
-#include "bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bench_help.h"
 #include "thp.h"
 #include "accelsim.h"
 #include "config_registry.h"

@@ -10,12 +10,12 @@
  * instructions per second.  Every run must verify against its CPU
  * reference; the exit status is 1 if any fails.  Single-threaded.
  */
-#include "bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bench_help.h"
 #include "gpurt.h"
 #include "suite.h"
 #include "table.h"

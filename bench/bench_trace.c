@@ -16,7 +16,6 @@
  *
  * usage: bench_trace [--insts N] [--xz-insts N] [--dir D] [--keep]
  */
-#include "bench_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include <unistd.h>
 
 #include "accelsim.h"
+#include "bench_help.h"
 #include "progress.h"
 #include "table.h"
 
