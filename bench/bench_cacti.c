@@ -10,11 +10,7 @@
  * before each call) over all configurations, and a memoised solve (the same
  * spec repeatedly).
  *
- * usage: bench_cacti [--data DIR] [--detail] [--split K] [--reps N]
- *   --data DIR  reference directory (default: the source tree's tests/data/cacti7)
- *   --detail    one line per configuration: model/CACTI ratio of each metric
- *   --split K   also print the MAPE of the K folds (rows i % K == f)
- *   --reps N    memoised calls to time (default 2000000)
+ * Options: HELP below (`bench_cacti --help`).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,8 +56,8 @@ static const char HELP[] =
 int main(int argc, char **argv)
 {
     const char *dir = CACTI_DATA_DIR;
-    int detail = 0, split = 0;
-    long reps = 2000000;
+    int detail = 0;
+    long long split = 0, reps = 2000000;
     for (int i = 1; i < argc; i++) {
         if (bench_help_arg(argv[i]))
             return bench_usage(HELP, NULL);
@@ -69,10 +65,10 @@ int main(int argc, char **argv)
             dir = argv[++i];
         else if (!strcmp(argv[i], "--detail"))
             detail = 1;
-        else if (!strcmp(argv[i], "--split") && i + 1 < argc)
-            split = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-            reps = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--split") && i + 1 < argc && bench_num(argv[i + 1], 0, 1000, &split))
+            i++;
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc && bench_num(argv[i + 1], 1, LLONG_MAX, &reps))
+            i++;
         else {
             return bench_usage(HELP, argv[i]);
         }
@@ -138,7 +134,7 @@ int main(int argc, char **argv)
     for (int f = 0; f < split; f++) {
         cacti_ref_stats fs;
         cacti_ref_eval(rows, n, split, f, &fs, NULL, err, sizeof err);
-        printf("fold %d/%d:", f, split);
+        printf("fold %d/%lld:", f, split);
         for (int m = 0; m < REF_NMETRIC; m++)
             printf(" %s %.1f%%", cacti_ref_metric_name[m], fs.mape[m]);
         printf("\n");
@@ -159,7 +155,7 @@ int main(int argc, char **argv)
     printf("  cold solve      mean %.3f ms, median %.3f ms, 95th pct %.3f ms, max %.3f ms (%s)\n", tot / n * 1e3,
            med * 1e3, p95 * 1e3, worst * 1e3, worst_name);
     printf("  cold solve      mean wall-clock %.3f ms\n", wall / n * 1e3);
-    printf("  memoised solve  %.3f us (%ld calls)%s\n", memo * 1e6, reps, sink < 0 ? "!" : "");
+    printf("  memoised solve  %.3f us (%lld calls)%s\n", memo * 1e6, reps, sink < 0 ? "!" : "");
     free(times);
     free(rows);
     return 0;

@@ -125,7 +125,7 @@ static const char HELP[] =
 int main(int argc, char **argv)
 {
     int tiny = 0, csv = 0, stream = 0, i = 1;
-    uint32_t size = 0;
+    long long size = 0;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (bench_help_arg(argv[i]))
             return bench_usage(HELP, NULL);
@@ -135,8 +135,8 @@ int main(int argc, char **argv)
             csv = 1;
         else if (!strcmp(argv[i], "--stream"))
             stream = 1;
-        else if (!strcmp(argv[i], "--size") && i + 1 < argc)
-            size = (uint32_t)strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc && bench_num(argv[i + 1], 0, UINT32_MAX, &size))
+            i++;
         else {
             return bench_usage(HELP, argv[i]);
         }

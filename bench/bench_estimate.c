@@ -276,9 +276,8 @@ static int in_list(const char *list, const char *name)
 /* A whole number in lo..hi, or 0 (then *out is untouched). */
 static int int_arg(const char *s, long lo, long hi, int *out)
 {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < lo || v > hi)
+    long long v;
+    if (!bench_num(s, lo, hi, &v))
         return 0;
     *out = (int)v;
     return 1;
@@ -345,6 +344,29 @@ int main(int argc, char **argv)
     int ncfg = 0;
     for (char *t = strtok(cfg_list, ","); t && ncfg < 8; t = strtok(NULL, ","))
         cfgs[ncfg++] = t;
+    /* every name must exist, before any work starts */
+    for (int c = 0; c < ncfg; c++) {
+        gpu_config probe;
+        ge_err e;
+        if (gcfg_load_named(cfgs[c], &probe, &e)) {
+            fprintf(stderr, "bench_estimate: --configs: %s\n", e.msg);
+            return 2;
+        }
+    }
+    if (!ncfg) {
+        fprintf(stderr, "bench_estimate: --configs: no config named\n");
+        return 2;
+    }
+    for (const char *q = wl_list; q && *q; q = strchr(q, ',') ? strchr(q, ',') + 1 : "") {
+        size_t len = strcspn(q, ",");
+        const wl_desc *const *w = suite_all();
+        while (*w && (strlen((*w)->name) != len || strncmp(q, (*w)->name, len)))
+            w++;
+        if (!*w) {
+            fprintf(stderr, "bench_estimate: --workloads: unknown workload '%.*s'\n", (int)len, q);
+            return 2;
+        }
+    }
     FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
     if (csv_path && !csv) {
         fprintf(stderr, "bench_estimate: cannot write %s\n", csv_path);

@@ -124,8 +124,7 @@ static const char HELP[] =
 int main(int argc, char **argv)
 {
     const char *cfgname = "v100", *pattern = "both";
-    uint32_t sms = 0, warps = 32, depth = 4, active = 0;
-    uint64_t lines = 0;
+    long long sms = 0, warps = 32, depth = 4, active = 0, lines = 0;
     for (int i = 1; i < argc; i++) {
         if (bench_help_arg(argv[i]))
             return bench_usage(HELP, NULL);
@@ -134,19 +133,23 @@ int main(int argc, char **argv)
             cfgname = v, i++;
         else if (!strcmp(argv[i], "--pattern") && v)
             pattern = v, i++;
-        else if (!strcmp(argv[i], "--sms") && v)
-            sms = (uint32_t)atoi(v), i++;
-        else if (!strcmp(argv[i], "--warps") && v)
-            warps = (uint32_t)atoi(v), i++;
-        else if (!strcmp(argv[i], "--depth") && v)
-            depth = (uint32_t)atoi(v), i++;
-        else if (!strcmp(argv[i], "--lines") && v)
-            lines = (uint64_t)atoll(v), i++;
-        else if (!strcmp(argv[i], "--active") && v)
-            active = (uint32_t)atoi(v), i++;
+        else if (!strcmp(argv[i], "--sms") && v && bench_num(v, 0, 65535, &sms))
+            i++;
+        else if (!strcmp(argv[i], "--warps") && v && bench_num(v, 1, 65535, &warps))
+            i++;
+        else if (!strcmp(argv[i], "--depth") && v && bench_num(v, 1, 65535, &depth))
+            i++;
+        else if (!strcmp(argv[i], "--lines") && v && bench_num(v, 0, 1000000000, &lines))
+            i++;
+        else if (!strcmp(argv[i], "--active") && v && bench_num(v, 0, 65535, &active))
+            i++;
         else {
             return bench_usage(HELP, argv[i]);
         }
+    }
+    if (strcmp(pattern, "stream") && strcmp(pattern, "random") && strcmp(pattern, "both")) {
+        fprintf(stderr, "bench_mem: --pattern: '%s' is not stream, random or both\n", pattern);
+        return 2;
     }
     gpu_config cfg;
     ge_err e;
@@ -156,7 +159,7 @@ int main(int argc, char **argv)
     }
     if (!sms)
         sms = cfg.gpu.sm_count;
-    printf("bench_mem: config %s (%s), %u SMs\n", cfgname, cfg.name, sms);
+    printf("bench_mem: config %s (%s), %lld SMs\n", cfgname, cfg.name, sms);
     int rc = 0;
     if (!strcmp(pattern, "stream") || !strcmp(pattern, "both"))
         rc |= run(&cfg, 0, sms, active, warps, depth, lines ? lines : 200);

@@ -30,16 +30,10 @@
  * "all" covers every item.  Targets (issue 4): 2 M warp insts/s
  * compute-bound, 0.5 M memory-bound.
  *
- * usage: bench_sim [--quick] [--config NAME]... [--only ITEM] [--mem MODEL] [--preload] [--repeat N]
- *   --quick    small sizes (for a smoke run), synthetic + traces only
- *   --mem      memory model (default detailed; perfect isolates the SM core)
- *   --preload  read each suite workload's whole stream into memory before
- *              simulating it (no emulator thread during the run: for perf)
- *   --repeat N run every item N times (1..16, default 1) and report the
- *              fastest run: on a shared machine other tenants only ever
- *              slow a run down, so the minimum is the least disturbed
- *              measure of the simulator's own speed.  The simulation itself
- *              is deterministic: every run does exactly the same work.
+ * Options: HELP below (`bench_sim --help`).  Why --repeat reports the
+ * fastest run: on a shared machine other tenants only ever slow a run down,
+ * so the minimum is the least disturbed measure of the simulator's own
+ * speed; the simulation is deterministic, every run does the same work.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -421,6 +415,7 @@ int main(int argc, char **argv)
     ge_thp_reexec(argv); /* as gpuest does (common/thp.h) */
     const char *configs[8];
     int ncfg = 0, quick = 0, preload = 0;
+    long long rep;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (bench_help_arg(argv[i]))
@@ -435,9 +430,8 @@ int main(int argc, char **argv)
             preload = 1;
         else if (!strcmp(argv[i], "--mem") && i + 1 < argc)
             mem_model = argv[++i];
-        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc && atoi(argv[i + 1]) >= 1 &&
-                 atoi(argv[i + 1]) <= BENCH_MAX_REPEAT)
-            repeat = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc && bench_num(argv[i + 1], 1, BENCH_MAX_REPEAT, &rep))
+            repeat = (int)rep, i++;
         else {
             return bench_usage(HELP, argv[i]);
         }

@@ -53,8 +53,7 @@ static const char HELP[] =
 int main(int argc, char **argv)
 {
     int tiny = 0, csv = 0, i = 1;
-    uint32_t size = 0;
-    uint64_t seed = 1;
+    long long size = 0, seed = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (bench_help_arg(argv[i]))
             return bench_usage(HELP, NULL);
@@ -62,10 +61,10 @@ int main(int argc, char **argv)
             tiny = 1;
         else if (strcmp(argv[i], "--csv") == 0)
             csv = 1;
-        else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc)
-            size = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
-            seed = strtoull(argv[++i], NULL, 0);
+        else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc && bench_num(argv[i + 1], 0, UINT32_MAX, &size))
+            i++;
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc && bench_num(argv[i + 1], 0, LLONG_MAX, &seed))
+            i++;
         else {
             return bench_usage(HELP, argv[i]);
         }

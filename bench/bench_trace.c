@@ -14,7 +14,7 @@
  * cache: the figures measure decoding, not the disk.  Target (issue 2):
  * at least 5 million warp instructions per second from plain .traceg.
  *
- * usage: bench_trace [--insts N] [--xz-insts N] [--dir D] [--keep]
+ * Options: HELP below (`bench_trace --help`).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,16 +293,16 @@ static const char HELP[] =
 
 int main(int argc, char **argv)
 {
-    uint64_t insts = 20000000, xz_insts = 0;
+    long long insts = 20000000, xz_insts = 0;
     const char *dir = NULL;
     int keep = 0;
     for (int i = 1; i < argc; i++) {
         if (bench_help_arg(argv[i]))
             return bench_usage(HELP, NULL);
-        if (!strcmp(argv[i], "--insts") && i + 1 < argc)
-            insts = strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--xz-insts") && i + 1 < argc)
-            xz_insts = strtoull(argv[++i], NULL, 10);
+        if (!strcmp(argv[i], "--insts") && i + 1 < argc && bench_num(argv[i + 1], 1, LLONG_MAX, &insts))
+            i++;
+        else if (!strcmp(argv[i], "--xz-insts") && i + 1 < argc && bench_num(argv[i + 1], 1, LLONG_MAX, &xz_insts))
+            i++;
         else if (!strcmp(argv[i], "--dir") && i + 1 < argc)
             dir = argv[++i];
         else if (!strcmp(argv[i], "--keep"))

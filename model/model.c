@@ -337,8 +337,9 @@ static double launch_burst(double pw, double startup, double t_burst, double bur
  *    hotspot at 512 x 512 on V100 under GTO, whose 1024 CTAs of 8 per SM
  *    ran 16 on 43 SMs and 8 on the others in the full simulation, not 12-13
  *    on each (its first generations ended within 29-92 cycles per SM and
- *    500-1000 cycles apart across the SMs).
- * This gives that placement: *full waves, a last generation of *rem CTAs on
+ *    500-1000 cycles apart across the SMs); how many CTAs each of those
+ *    SMs takes follows from the spread (first_sm_take).
+ * This gives the whole placement: *full waves, a last generation of *rem CTAs on
  * *tail_sms SMs; *tail_sms = 0 if the tail fills every SM.
  */
 static void lockstep_tail_of(double ctas, double c, double active, double *full, double *rem, double *tail_sms)

@@ -40,9 +40,10 @@ typedef struct model_params {
     double cta_spread;      /* cycles between the first and the last end of an SM's first CTA generation,
                              * as a sample measured it (calib/early.c); < 0 = not measured.  Shorter than
                              * the SMs' start-up stagger, the SMs finish that generation one after the
-                             * other, each all at once, and a second wave runs whole on the first SMs to
-                             * finish (model.c, lockstep_tail_of; not for kernels of more waves or whose
-                             * atomics share lines); otherwise the last CTAs spread over all SMs */
+                             * other, and a second wave runs on the first SMs to finish, as many CTAs on
+                             * each as its slots free before the others' (model.c, first_sm_take; not for
+                             * kernels of more waves or whose atomics share lines); otherwise the last
+                             * CTAs spread over all SMs */
     int sampled_runs;       /* 1: sm_scale was fitted to a sample run in detail (calib/hybrid.c), whose
                              * cycles carry the L1 set crowding its real addresses met: the profile's
                              * set-placement bound is not added (model.c, docs/model.md item 6) */
