@@ -233,6 +233,31 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
     return rc;
 }
 
+/* One interval's two costs for n warps per scheduler (sm_warps on the SM):
+ * the SM's work in it -- every warp's issues, or the memory pipeline's
+ * cycles, whichever is longer -- and one warp's own path through it, its
+ * issues and its stall.  LRR's warps reach a stall on the memory pipeline in
+ * lock step, so the other warps' pipeline work of the interval comes first
+ * (the burst, (sm_warps - 1) x lsu); two-level bursts only among its
+ * active set and hides a dependency stall only with that set. */
+static void interval_costs(const model_warp_time *t, uint32_t j, double n, double sm_warps, model_policy pol,
+                           double *busy, double *alone)
+{
+    double a = n < MODEL_TWO_LEVEL_ACTIVE ? n : MODEL_TWO_LEVEL_ACTIVE;
+    double a_sm = sm_warps * a / n; /* active warps on the SM under two-level */
+    double i = t->issue[j];
+    *busy = n * i;
+    if (sm_warps * t->lsu[j] > *busy)
+        *busy = sm_warps * t->lsu[j];
+    *alone = i + t->stall[j];
+    if (t->lsu_wait[j] && pol == MODEL_LRR)
+        *alone += (sm_warps - 1) * t->lsu[j];
+    else if (t->lsu_wait[j] && pol == MODEL_TWO_LEVEL)
+        *alone += (a_sm - 1) * t->lsu[j];
+    if (!t->mem[j] && pol == MODEL_TWO_LEVEL)
+        *alone *= n / a;
+}
+
 double model_multiwarp(const model_warp_time *t, double n, double sm_warps, model_policy pol, double *mem_stall,
                        double *dep_stall)
 {
@@ -241,28 +266,49 @@ double model_multiwarp(const model_warp_time *t, double n, double sm_warps, mode
         n = 1;
     if (sm_warps < n)
         sm_warps = n;
-    double a = n < MODEL_TWO_LEVEL_ACTIVE ? n : MODEL_TWO_LEVEL_ACTIVE;
-    double a_sm = sm_warps * a / n; /* active warps on the SM under two-level */
-    for (uint32_t j = 0; j < t->nint; j++) {
-        double i = t->issue[j], s = t->stall[j];
-        double busy = n * i, alone = i + s;
-        if (sm_warps * t->lsu[j] > busy)
-            busy = sm_warps * t->lsu[j];
-        if (t->lsu_wait[j] && pol == MODEL_LRR)
-            alone += (sm_warps - 1) * t->lsu[j];
-        else if (t->lsu_wait[j] && pol == MODEL_TWO_LEVEL)
-            alone += (a_sm - 1) * t->lsu[j];
-        if (!t->mem[j] && pol == MODEL_TWO_LEVEL)
-            alone *= n / a;
+    /* The first interval: the warps start it together, so its stall is
+     * hidden only by the other warps' work in the same interval. */
+    uint32_t j = 0;
+    if (t->nint > 0) {
+        double busy, alone;
+        interval_costs(t, 0, n, sm_warps, pol, &busy, &alone);
         if (alone > busy) {
-            cyc += alone;
-            if (t->mem[j])
-                ms += alone - busy;
+            cyc = alone;
+            if (t->mem[0])
+                ms = alone - busy;
             else
-                ds += alone - busy;
+                ds = alone - busy;
         } else {
-            cyc += busy;
+            cyc = busy;
         }
+        j = 1;
+    }
+    /* After it the warps drift apart (their loads meet different latencies,
+     * CTAs start at different times), and a warp's stall overlaps the other
+     * warps' work in any interval, not only in its own: the rest costs the
+     * larger of the SM's work summed over the intervals and one warp's path
+     * summed over them.  What the path adds over the work is unhidden
+     * stall, shared between memory and dependency stalls as the path's own
+     * excess over its issues is. */
+    double work = 0, path = 0, over_mem = 0, over_dep = 0;
+    for (; j < t->nint; j++) {
+        double busy, alone;
+        interval_costs(t, j, n, sm_warps, pol, &busy, &alone);
+        work += busy;
+        path += alone;
+        if (t->mem[j])
+            over_mem += alone - t->issue[j];
+        else
+            over_dep += alone - t->issue[j];
+    }
+    if (path > work) {
+        cyc += path;
+        double over = over_mem + over_dep;
+        double m = over > 0 ? (path - work) * over_mem / over : 0;
+        ms += m;
+        ds += path - work - m;
+    } else {
+        cyc += work;
     }
     if (mem_stall)
         *mem_stall = ms;

@@ -131,7 +131,7 @@ typedef struct model_warp_time {
     double cycles;       /* alone on a scheduler */
     double stall_mem, stall_dep;
     /* The interval decomposition, summarised for the multi-warp formula at a
-     * given N: sum_j max(N i_j, i_j + s_j) is evaluated from these. */
+     * given N (model_multiwarp evaluates it from these). */
     uint32_t nint;
     double *issue;       /* i_j */
     double *stall;       /* s_j */
@@ -171,7 +171,9 @@ void model_replay_plan_free(model_replay_plan *p);
 int model_replay_run(model_replay_plan *p, double load_lat, double atomic_lat, model_warp_time *t, ge_err *e);
 void model_warp_time_free(model_warp_time *t);
 /* Cycles for N warps like t sharing one scheduler under a policy, with
- * sm_warps warps on the whole SM sharing its memory pipeline;
+ * sm_warps warps on the whole SM sharing its memory pipeline: the first
+ * interval in lock step, max(work, path), and the rest with the warps
+ * drifted apart, max(sum of work, sum of path) (docs/model.md, step 5);
  * *mem_stall / *dep_stall get the unhidden stall cycles of the result. */
 double model_multiwarp(const model_warp_time *t, double n, double sm_warps, model_policy pol, double *mem_stall,
                        double *dep_stall);

@@ -105,6 +105,31 @@ static void test_policies(void **st)
         assert_true(model_multiwarp(&t, 1, 1, (model_policy)p, NULL, NULL) == 108);
 }
 
+/* After the first interval the warps drift apart: a warp's stall overlaps
+ * the other warps' work in later intervals too, so the rest costs the larger
+ * of the summed work and the summed path, not the sum of each interval's
+ * larger one. */
+static void test_drift(void **st)
+{
+    (void)st;
+    /* intervals: 4 issues + 100 (load), 4 issues + 100 (load), 40 issues */
+    double issue[] = {4, 4, 40}, stall[] = {100, 100, 0}, lsu[] = {0, 0, 0};
+    uint8_t mem[] = {1, 1, 0}, wait[] = {1, 1, 0};
+    model_warp_time t = {48, 248, 200, 0, 3, issue, stall, lsu, mem, wait};
+    double ms, ds;
+    /* N = 8 under GTO: the first interval in step, max(8*4, 104) = 104; the
+     * rest max(8*4 + 8*40, 104 + 40) = 352 (the second load's wait is hidden
+     * by the other warps' 40-issue stretch); per interval it would be
+     * 104 + 104 + 320 = 528.  Unhidden: 104 - 32 in the first interval. */
+    assert_true(model_multiwarp(&t, 8, 8, MODEL_GTO, &ms, &ds) == 104 + 352);
+    assert_true(ms == 72 && ds == 0);
+    /* N = 2: the rest is one warp's path, max(2*4 + 2*40, 104 + 40) = 144,
+     * of which 144 - 88 = 56 is unhidden, all of it memory (the path's
+     * excess over its issues is the load's 100 cycles). */
+    assert_true(model_multiwarp(&t, 2, 2, MODEL_GTO, &ms, &ds) == 104 + 144);
+    assert_true(ms == (104 - 8) + 56 && ds == 0);
+}
+
 /* ---- DRAM efficiency and the busiest L2 slice of atomics (hand-computed) ---- */
 
 /* DRAM timing for the efficiency tests: banks x queue entries, bank cycle
@@ -877,6 +902,7 @@ int main(void)
         cmocka_unit_test(test_md1),
         cmocka_unit_test(test_replay),
         cmocka_unit_test(test_policies),
+        cmocka_unit_test(test_drift),
         cmocka_unit_test(test_dram_efficiency),
         cmocka_unit_test(test_dram_efficiency_bursts),
         cmocka_unit_test(test_atomic_busiest_slice),
