@@ -13,6 +13,8 @@
  *     the hybrid's with cycles rounded to four significant digits, so that
  *     near-ties rank as ties);
  *   - how well the hybrid's error estimate brackets its measured error;
+ *   - how far the model's and the hybrid's CPI stacks are from the full
+ *     runs' (the share of cycles booked to another category);
  *   - CPU time of each mode per design point, and the speedups.
  * One-time costs (front-end run and profiling) are reported separately.
  * Full mode simulates a profile that kept every CTA, so the front-end is not
@@ -108,11 +110,34 @@ typedef struct {
     /* per kernel cycles of each mode */
     double *model, *hybrid, *full;
     double *est;       /* per kernel: the hybrid's error estimate */
+    double *share;     /* per kernel: model's and hybrid's CPI-stack shares, [k][2][KR_STALL_COUNT] */
+    double *cpi;       /* per kernel: CPI-stack distance to full of model and hybrid, [k][2] */
     double t_model, t_hybrid, t_full;
     double err_est_hybrid; /* cycle-weighted error estimate */
     unsigned char *reused; /* per kernel: the hybrid reused a calibration (of an earlier launch or point) */
     char error[GE_ERR_MAX];
 } point;
+
+/* A kernel's CPI stack as shares of its scheduler-cycles. */
+static void stall_shares(const kresult *r, double *out)
+{
+    double tot = 0;
+    for (int i = 0; i < KR_STALL_COUNT; i++)
+        tot += r->stall[i];
+    for (int i = 0; i < KR_STALL_COUNT; i++)
+        out[i] = tot > 0 ? r->stall[i] / tot : 0;
+}
+
+/* How far two CPI stacks are apart: half the sum of the shares' absolute
+ * differences (the share of cycles booked to another category; 0 the same
+ * stack, 1 no category in common). */
+static double stack_distance(const double *a, const double *b)
+{
+    double d = 0;
+    for (int i = 0; i < KR_STALL_COUNT; i++)
+        d += fabs(a[i] - b[i]);
+    return d / 2;
+}
 
 typedef struct {
     const profile *p, *pall;
@@ -155,8 +180,10 @@ static void run_point(const profile *p, const profile *pall, est_cache *cache, e
     if (est_profile(&pt->cfg, p, &o, NULL, &r, &e))
         goto fail;
     pt->t_model = cpu_now() - t0;
-    for (uint32_t k = 0; k < p->nkernels; k++)
+    for (uint32_t k = 0; k < p->nkernels; k++) {
         pt->model[k] = r[k].r.cycles;
+        stall_shares(&r[k].r, pt->share + (size_t)k * 2 * KR_STALL_COUNT);
+    }
     free(r);
     t0 = cpu_now();
     o.mode = EST_HYBRID;
@@ -168,6 +195,7 @@ static void run_point(const profile *p, const profile *pall, est_cache *cache, e
         pt->reused[k] = r[k].reused != 0;
         pt->hybrid[k] = r[k].r.cycles;
         pt->est[k] = r[k].r.error_estimate;
+        stall_shares(&r[k].r, pt->share + ((size_t)k * 2 + 1) * KR_STALL_COUNT);
         w += r[k].r.error_estimate * r[k].r.cycles;
         tot += r[k].r.cycles;
     }
@@ -178,8 +206,13 @@ static void run_point(const profile *p, const profile *pall, est_cache *cache, e
     if (est_profile(&pt->cfg, pall, &o, NULL, &r, &e))
         goto fail;
     pt->t_full = cpu_now() - t0;
-    for (uint32_t k = 0; k < p->nkernels; k++)
+    for (uint32_t k = 0; k < p->nkernels; k++) {
         pt->full[k] = r[k].r.cycles;
+        double f[KR_STALL_COUNT];
+        stall_shares(&r[k].r, f);
+        for (int m = 0; m < 2; m++)
+            pt->cpi[2 * k + m] = stack_distance(pt->share + ((size_t)k * 2 + m) * KR_STALL_COUNT, f);
+    }
     free(r);
     return;
 fail:
@@ -289,7 +322,8 @@ static const char HELP[] =
     "Accuracy and speed of gpuest estimate's three modes: every suite workload on three configs x LRR and GTO x\n"
     "three L1 sizes (the config's, half and double), each kernel estimated in model, hybrid and full mode.\n"
     "Prints per workload MAPE, maximum error and Spearman rank correlation of model and hybrid against full,\n"
-    "the hybrid's error estimate, CPU time per design point and the speedups (README, docs/hybrid.md).\n"
+    "the hybrid's error estimate, how far the model's and the hybrid's CPI stacks are from the full runs',\n"
+    "CPU time per design point and the speedups (README, docs/hybrid.md).\n"
     "\n"
     "  --workloads a,b      suite workloads to run (default: all)\n"
     "  --configs x,y        shipped configs (default gtx480,v100,rtx2060; at most 8)\n"
@@ -386,6 +420,7 @@ int main(int argc, char **argv)
     double T_full = 0, T_hyb = 0, T_model = 0, T_prof = 0, rho_m_min = 1, rho_h_min = 1, rho_m_sum = 0,
            rho_h_sum = 0, npts_all = 0, nrho = 0, est_sum = 0, prof_k = 0;
     double wl_model = 0, wl_hyb = 0, nwl = 0; /* per-workload MAPEs, averaged with equal weight */
+    double cpi_m = 0, cpi_h = 0, ncpi = 0;    /* CPI-stack distances to full, summed over kernel x point */
     double rho_h4_sum = 0, nrho4 = 0, reused_all = 0;
     for (const wl_desc *const *wp = suite_all(); *wp; wp++) {
         const wl_desc *w = *wp;
@@ -417,7 +452,9 @@ int main(int argc, char **argv)
                     pt->est = calloc(p.nkernels, sizeof(double));
                     pt->full = calloc(p.nkernels, sizeof(double));
                     pt->reused = calloc(p.nkernels, 1);
-                    if (!pt->model || !pt->hybrid || !pt->est || !pt->full || !pt->reused) {
+                    pt->share = calloc((size_t)p.nkernels * 2 * KR_STALL_COUNT, sizeof(double));
+                    pt->cpi = calloc((size_t)p.nkernels * 2, sizeof(double));
+                    if (!pt->model || !pt->hybrid || !pt->est || !pt->full || !pt->reused || !pt->share || !pt->cpi) {
                         fprintf(stderr, "bench_estimate: out of memory\n");
                         return 1;
                     }
@@ -456,6 +493,9 @@ int main(int argc, char **argv)
             for (uint32_t k = 0; k < p.nkernels; k++) {
                 add_err(&we, pt->model[k], pt->hybrid[k], pt->full[k]);
                 add_est(&ec, pt->hybrid[k], pt->full[k], pt->est[k]);
+                cpi_m += pt->cpi[2 * k];
+                cpi_h += pt->cpi[2 * k + 1];
+                ncpi++;
                 sm += pt->model[k];
                 sh += pt->hybrid[k];
                 sf += pt->full[k];
@@ -530,6 +570,8 @@ int main(int argc, char **argv)
             free(pts[i].est);
             free(pts[i].full);
             free(pts[i].reused);
+            free(pts[i].share);
+            free(pts[i].cpi);
         }
         free(pts);
         prof_free(&p);
@@ -550,6 +592,9 @@ int main(int argc, char **argv)
     printf("  per workload (each workload weighs the same, whatever its kernel count): MAPE model %.2f%%, "
            "hybrid %.2f%%\n",
            nwl ? 100 * wl_model / nwl : NAN, nwl ? 100 * wl_hyb / nwl : NAN);
+    printf("  CPI stack against full (mean share of scheduler-cycles booked to another category): model %.3f, "
+           "hybrid %.3f\n",
+           ncpi ? cpi_m / ncpi : NAN, ncpi ? cpi_h / ncpi : NAN);
     printf("  CPU time per design point: full %.3f s, hybrid %.4f s, model %.3f ms\n", npts_all ? T_full / npts_all : NAN,
            npts_all ? T_hyb / npts_all : NAN, npts_all ? 1e3 * T_model / npts_all : NAN);
     printf("  speedup vs full: hybrid %.1fx, model %.0fx (profile once per workload: %.2f s total, not included)\n",

@@ -142,7 +142,7 @@ static double l1_inflight(const gpu_config *cfg)
  * took the bound away from the whole kernel, whose CTAs do (GTX 480 8 KB
  * L1, vectoradd: the full GPU 38% slower than at 16 KB, the hybrid 0%). */
 typedef struct {
-    double t, t_int, t_units, t_lsu, t_mshr, mem_stall, dep_stall;
+    double t, t_int, t_units, t_lsu, t_mshr, mem_stall, dep_stall, pipe_stall;
 } gen_time;
 
 static void generation(const gpu_config *cfg, const prof_kernel *pk, model_policy pol, const model_warp_time *wt,
@@ -160,6 +160,23 @@ static void generation(const gpu_config *cfg, const prof_kernel *pk, model_polic
         double ms, ds;
         double c = model_multiwarp(&wt[r], n, n * sched, pol, &ms, &ds);
         double w = wsum > 0 ? wweight[r] / wsum : 1.0 / nw;
+        /* Cycles in which the scheduler neither issues nor waits out an
+         * unhidden stall: the SM's work (the memory pipeline, the other
+         * warps' issues) holds it.  The simulator books a cycle by the most
+         * advanced reason among the scheduler's warps (sampler/sm.c: memory,
+         * then dependency, then structural), and meanwhile some warp waits
+         * on a stall of its path: the cycles go to the path's memory stalls
+         * if it has any, else to its dependency stalls, else to the
+         * pipeline (structural). */
+        double held = c - n * wt[r].insts - ms - ds;
+        if (held > 0) {
+            if (wt[r].stall_mem > 0)
+                ms += held;
+            else if (wt[r].stall_dep > 0)
+                ds += held;
+            else
+                g->pipe_stall += w * held;
+        }
         g->t_int += w * c;
         g->mem_stall += w * ms;
         g->dep_stall += w * ds;
@@ -792,7 +809,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         busy = 0;
     double ms = mp->sm_scale * (gfull.mem_stall * full * active + gpart.mem_stall * last_sms) * sched;
     double ds = mp->sm_scale * (gfull.dep_stall * full * active + gpart.dep_stall * last_sms) * sched;
-    double st = 0;
+    double st = mp->sm_scale * (gfull.pipe_stall * full * active + gpart.pipe_stall * last_sms);
     if (gfull.t > mp->sm_scale * gfull.t_int)
         st += (gfull.t - mp->sm_scale * gfull.t_int) * full * active;
     if (gpart.t > mp->sm_scale * gpart.t_int)
