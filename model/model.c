@@ -222,101 +222,10 @@ static void generation(const gpu_config *cfg, const prof_kernel *pk, model_polic
         g->t = g->t_mshr;
 }
 
-/* How much longer than the kernel's mean CTA the heaviest CTA class of the
- * scenario is: the largest, over the clusters it draws CTAs from, of a
- * class's ratios to that mean CTA in warp instructions, memory
- * instructions and lines -- a CTA that issues k times the instructions,
- * waits for k times the loads, or moves k times the lines through the LSU
- * (a load completes with its last line) takes about k times as long alone.
- * 0 without clusters. */
-static double heaviest_ratio(const prof_kernel *pk, const model_scenario *sc)
-{
-    const double *n = sc && sc->cluster_ctas ? sc->cluster_ctas : NULL;
-    double cnt = 0, mean[PROF_SIG_COUNT] = {0};
-    for (uint32_t c = 0; c < pk->nclusters; c++) { /* the kernel's mean CTA */
-        double w = pk->clusters[c].weight;
-        cnt += w;
-        for (int f = 0; f < PROF_SIG_COUNT; f++)
-            mean[f] += w * pk->clusters[c].mean[f];
-    }
-    if (cnt <= 0)
-        return 0;
-    double worst = 0;
-    for (uint32_t c = 0; c < pk->nclusters; c++) {
-        if ((n ? n[c] : pk->clusters[c].weight) <= 0)
-            continue;
-        const double *m = pk->clusters[c].mean;
-        double r_i = mean[PROF_SIG_WARP_INSTS] > 0 ? m[PROF_SIG_WARP_INSTS] * cnt / mean[PROF_SIG_WARP_INSTS] : 1;
-        double r_m = mean[PROF_SIG_MEM_INSTS] > 0 ? m[PROF_SIG_MEM_INSTS] * cnt / mean[PROF_SIG_MEM_INSTS] : 1;
-        double r_l = mean[PROF_SIG_LINES] > 0 ? m[PROF_SIG_LINES] * cnt / mean[PROF_SIG_LINES] : 1;
-        worst = fmax(worst, fmax(r_i, fmax(r_m, r_l)));
-    }
-    return worst;
-}
-
 /* The p-norm overlap of an SM time with a share of the memory bounds. */
 static double overlap(double pw, double t_sm, double share, double t_dram, double t_l2, double t_noc)
 {
     return pow(pow(t_sm, pw) + pow(share * t_dram, pw) + pow(share * t_l2, pw) + pow(share * t_noc, pw), 1.0 / pw);
-}
-
-/* What a tile load does besides loading: store to shared memory, compute
- * addresses, branch.  (A shared atomic, as in a shared histogram's loop,
- * is work: its loop's loads are not a prologue.) */
-static int tile_op(uint8_t op)
-{
-    const isa_op_info *inf = &isa_ops[op];
-    if (inf->space == ISA_SPACE_NONE)
-        return inf->unit == ISA_UNIT_INT || (inf->unit == ISA_UNIT_BRANCH && !(inf->flags & ISA_F_EXIT));
-    if (inf->space == ISA_SPACE_SHARED)
-        return inf->flags == ISA_F_STORE;
-    return (inf->flags & ISA_F_LOAD) && !(inf->flags & ISA_F_ATOMIC) && (SP(GLOBAL) | SP(LOCAL)) & (1u << inf->space);
-}
-
-/* The share of a kernel's global and local load lines that its warps issue
- * before their first instruction that waits for a load (the prologue),
- * over the representative warps by weight.  A warp that, after that wait,
- * only moves data (tile_op) until a barrier is still loading its CTA's
- * tiles: its prologue runs to the barrier (hotspot stores each loaded value
- * to shared memory, which waits for the load, and loads the next). */
-static double prologue_share(const prof_kernel *pk)
-{
-    double pro = 0, all = 0;
-    for (uint32_t r = 0; r < pk->nwarps; r++) {
-        const prof_warp *w = &pk->warps[r];
-        double a = 0, b = 0, tiles = 0; /* tiles: loads after the first wait, while only data moves */
-        int open = 1, moving = 0;       /* moving: past the first wait, no computation yet */
-        for (uint32_t j = 0; j < w->ninst; j++) {
-            const prof_inst *pi = &w->inst[j];
-            const isa_op_info *inf = &isa_ops[pi->op];
-            for (int d = 0; d < PROF_MAX_DEPS && open && !moving; d++) {
-                uint32_t q = pi->dep[d];
-                if (q && q <= j) {
-                    const isa_op_info *src = &isa_ops[w->inst[j - q].op];
-                    if ((src->flags & ISA_F_LOAD) && (SP(GLOBAL) | SP(LOCAL)) & (1u << src->space))
-                        moving = 1;
-                }
-            }
-            if (moving && open) {
-                if (inf->flags & ISA_F_BARRIER) {
-                    b += tiles; /* the data moved up to the barrier was the prologue's */
-                    open = moving = 0;
-                } else if (!tile_op(pi->op)) {
-                    open = moving = 0; /* computation: the prologue ended at the first wait */
-                }
-            }
-            if ((inf->flags & ISA_F_LOAD) && (SP(GLOBAL) | SP(LOCAL)) & (1u << inf->space)) {
-                a += pi->lines;
-                if (open && !moving)
-                    b += pi->lines;
-                else if (moving)
-                    tiles += pi->lines;
-            }
-        }
-        pro += w->weight * b;
-        all += w->weight * a;
-    }
-    return all > 0 ? pro / all : 0;
 }
 
 /* The first generation's CTAs start together and issue their prologue
@@ -332,75 +241,6 @@ static double launch_burst(double pw, double startup, double t_burst, double bur
         return 0;
     double b = startup + t_burst + overlap(pw, t_sm - lat, 1 - burst, t_dram, t_l2, t_noc);
     return fmax(0, b - total);
-}
-
-/*
- * The lock-step tail.  The model spreads a kernel's CTAs evenly, the
- * busiest SM running ceil(CTAs / SMs): true when an SM's CTAs finish one by
- * one and each freed slot takes the next CTA (GTO retires the oldest warps
- * first), and when SMs finish a wave in the same cycle, since the CTA
- * scheduler then deals the next CTAs out one per SM (sampler/cta_sched.c).
- * When an SM's CTAs finish together and the SMs one after the other, the
- * first SMs to finish take c CTAs each, and the R < c x SMs CTAs left after
- * the full waves run on ceil(R / c) SMs at full occupancy while the others
- * idle.  Two cases are known:
- *  - under LRR an SM's CTAs advance in lock-step, and a kernel bound by a
- *    shared memory resource decouples the SMs' progress (histogram_global
- *    on GTX 480: 30 CTAs on 5 of 15 SMs, its hot L2 slice idle 22% of the
- *    time);
- *  - any policy, when a sample measured its SM's first generation ending
- *    within less than the SMs' start-up stagger (the code replies that
- *    reach the SMs one after the other, below; model_params.cta_spread):
- *    hotspot at 512 x 512 on V100 under GTO, whose 1024 CTAs of 8 per SM
- *    ran 16 on 43 SMs and 8 on the others in the full simulation, not 12-13
- *    on each (its first generations ended within 29-92 cycles per SM and
- *    500-1000 cycles apart across the SMs); how many CTAs each of those
- *    SMs takes follows from the spread (first_sm_take).
- * This gives the whole placement: *full waves, a last generation of *rem CTAs on
- * *tail_sms SMs; *tail_sms = 0 if the tail fills every SM.
- */
-static void lockstep_tail_of(double ctas, double c, double active, double *full, double *rem, double *tail_sms)
-{
-    double wave = c * active;
-    double waves = ceil(ctas / wave - 1e-9);
-    double last = ctas - (waves - 1) * wave;
-    double sms = ceil(last / c - 1e-9);
-    *full = waves - 1;
-    *rem = fmin(c, last);
-    *tail_sms = waves > 1 && sms < active ? sms : 0;
-}
-
-/*
- * How many of the R CTAs left after a full wave the first SM to finish
- * takes, when each SM's c CTAs end `spread` cycles apart from first to last
- * (evenly spaced; model_params.cta_spread) and SM j's start `step` x j
- * cycles after the first SM's (the start-up stagger, one code reply per
- * SM).  Freed slots take the next CTA in the order they free, so the first
- * SM's k-th slot takes one iff fewer than R slots free before it: its own
- * k earlier ones, and SM j's k' with j x step + spread x k' / (c - 1) below
- * its time.  spread 0 gives min(c, R), the whole lock-step tail; a spread
- * much longer than (SMs - 1) x step about R / SMs.  k-means at 32 K points
- * on RTX 2060 under LRR (128 CTAs, 4 per SM on 30 SMs, a spread of 72
- * cycles in the sample, 4 cycles per SM): 2, where the full simulation's
- * busiest SM ran 2-3 of the 8 and the whole tail put 4 on it.
- */
-static double first_sm_take(double R, double c, double active, double spread, double step)
-{
-    uint32_t n = (uint32_t)c, sms = (uint32_t)active, take = 0;
-    for (uint32_t k = 0; k < n && take < R; k++) {
-        double t = n > 1 ? spread * k / (n - 1) : 0;
-        double before = k; /* slots that free before this one */
-        for (uint32_t j = 1; j < sms && before < R; j++) {
-            double x = t - j * step; /* SM j's slots free at x' < x */
-            if (x <= 0)
-                break;
-            before += spread > 0 ? fmin(n, ceil(x * (n - 1) / spread)) : n;
-        }
-        if (before >= R)
-            break;
-        take++;
-    }
-    return take;
 }
 
 double model_resident_ctas(const gpu_config *cfg, const profile *p, uint32_t k)
@@ -612,11 +452,11 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     double ww[64];
     uint32_t nw = pk->nwarps < 64 ? pk->nwarps : 64;
     double total = 0, t_sm = 0, lat = 0, rho = 0, gens = 0, t_tail = 0, t_cta = 0, t_gens = 0;
-    double heavy = heaviest_ratio(pk, sc);
+    double heavy = mm_heaviest_ratio(pk, sc);
     /* the first generation's prologue loads, as a share of the memory
      * traffic: the resident CTAs' share of the kernel's, of that the loads
      * before a first use, and the loads' share of the L2 traffic */
-    double burst = prologue_share(pk) * fmin(1, (double)occ.ctas_per_sm * active / fmax(1, ctas)) *
+    double burst = mm_prologue_share(pk) * fmin(1, (double)occ.ctas_per_sm * active / fmax(1, ctas)) *
                    (l2_sec > 0 ? l1_miss_sec / l2_sec : 0),
            t_burst = 0, burst_extra = 0;
     gen_time gfull = {0}, gpart = {0};
@@ -648,9 +488,9 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
                 model_replay_plan_free(&plan[x]);
             return -1;
         }
-    double full = 0, rem = 0, tail_sms = 0; /* the busiest SM's generations (see lockstep_tail_of) */
+    double full = 0, rem = 0, tail_sms = 0; /* the busiest SM's generations (see mm_lockstep_tail) */
     double lock_full, lock_rem, lock_sms;
-    lockstep_tail_of(ctas, c, active, &lock_full, &lock_rem, &lock_sms);
+    mm_lockstep_tail(ctas, c, active, &lock_full, &lock_rem, &lock_sms);
     /* The first generation's end places the second wave only (a later
      * wave starts without the cold I-cache that keeps the first's warps in
      * step, and its ends are not measured).  A sample SM alone meets no
@@ -665,7 +505,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     if (pol != MODEL_LRR && !lockstep)
         lock_sms = 0;
     double last = ctas - lock_full * c * active;
-    double lock_take = lock_sms > 0 && lockstep ? first_sm_take(last, c, active, mp->cta_spread, code_reply) : lock_rem;
+    double lock_take = lock_sms > 0 && lockstep ? mm_first_sm_take(last, c, active, mp->cta_spread, code_reply) : lock_rem;
     double load_prev = 0, atomic_prev = 0; /* the latencies wt[] was replayed with (when replayed) */
     int replayed = 0, rc = 0;
     /* Lines in flight (l1_inflight).  A sample's run of consecutive CTAs
@@ -747,7 +587,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
             /* the lock-step tail on few SMs after the full waves: each
              * phase overlaps its own share of the memory work */
             full = lock_full, rem = lock_rem, tail_sms = lock_sms;
-            if (!(pol == MODEL_LRR && mem_bound)) /* the spread's placement (first_sm_take) */
+            if (!(pol == MODEL_LRR && mem_bound)) /* the spread's placement (mm_first_sm_take) */
                 rem = lock_take, tail_sms = fmin(active, ceil(last / lock_take - 1e-9));
             if (rem == c) /* the usual case: the tail SMs run full */
                 gpart = gfull;

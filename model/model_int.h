@@ -67,4 +67,19 @@ double mm_atomic_busiest_slice(const gpu_config *cfg, const prof_kernel *pk, dou
  * 1 if the profile has no record for the design. */
 double mm_camping(const gpu_config *cfg, const prof_kernel *pk, double concurrent_ctas);
 
+/* placement.c: how much longer than the kernel's mean CTA the heaviest CTA
+ * class the scenario draws from is (0 without clusters). */
+double mm_heaviest_ratio(const prof_kernel *pk, const model_scenario *sc);
+/* placement.c: the lock-step tail's placement of `ctas` CTAs, c per SM on
+ * `active` SMs: *full waves, then *rem CTAs on *tail_sms SMs (0: all). */
+void mm_lockstep_tail(double ctas, double c, double active, double *full, double *rem, double *tail_sms);
+/* placement.c: how many of the R CTAs left after a full wave the first SM
+ * to finish takes, its c CTAs ending `spread` cycles apart and SM j
+ * starting j x `step` cycles after it. */
+double mm_first_sm_take(double R, double c, double active, double spread, double step);
+/* prologue.c: the share of the kernel's global and local load lines its
+ * warps issue before their first wait for a load (by representative-warp
+ * weight). */
+double mm_prologue_share(const prof_kernel *pk);
+
 #endif
