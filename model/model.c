@@ -689,9 +689,10 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
                                       (t.op_warps[ISA_OP_LD_SHARED] + t.op_warps[ISA_OP_ST_SHARED] +
                                        t.op_warps[ISA_OP_ATOM_SHARED])
                                 : t.op_warps[op];
-        if (isa_ops[op].flags & ISA_F_STORE)
+        /* an atomic reads and writes its words, as the simulator counts it */
+        if (isa_ops[op].flags & (ISA_F_STORE | ISA_F_ATOMIC))
             a->c[ACT_SHARED_WRITES] += share_bank;
-        else
+        if (!(isa_ops[op].flags & ISA_F_STORE))
             a->c[ACT_SHARED_READS] += share_bank;
     }
     a->c[ACT_CONST_HITS] = sum_ops(t.op_lines, SP(CONST), ISA_F_LOAD);

@@ -500,6 +500,36 @@ static void test_model_properties(void **st)
     synth_free(&s);
 }
 
+/* Activity: a shared atomic reads and writes its words, as the simulator
+ * counts it (sampler/ldst.c).  Each of 30 one-warp CTAs makes a shared
+ * load, a shared store and a shared atomic, each of 32 lanes on 32 banks
+ * (one bank cycle): 2 x 30 reads and 2 x 30 writes. */
+static void test_shared_atomic_activity(void **st)
+{
+    (void)st;
+    synth_source s;
+    synth_init(&s, "shared_atomics", 30, 32, 16);
+    for (uint32_t c = 0; c < 30; c++) {
+        synth_add_mem(&s, c, 0, ISA_OP_LD_SHARED, 0xffffffffu, 0, 4, 4);
+        synth_add_mem(&s, c, 0, ISA_OP_ST_SHARED, 0xffffffffu, 0, 4, 4);
+        synth_add_mem(&s, c, 0, ISA_OP_ATOM_SHARED, 0xffffffffu, 0, 4, 4);
+        synth_add(&s, c, 0, ISA_OP_EXIT, 0xffffffffu);
+    }
+    prof_options o;
+    prof_options_default(&o);
+    profile p;
+    ge_err e;
+    assert_int_equal(prof_build(&s.base, &o, "shared_atomics", 0, 1, &p, &e), 0);
+    gpu_config cfg;
+    assert_int_equal(gcfg_load_named("v100", &cfg, &e), 0);
+    kresult r;
+    assert_int_equal(model_kernel(&cfg, NULL, &p, 0, NULL, NULL, &r, NULL, &e), 0);
+    assert_float_equal(r.act.c[ACT_SHARED_READS], 60, 1e-9);
+    assert_float_equal(r.act.c[ACT_SHARED_WRITES], 60, 1e-9);
+    prof_free(&p);
+    synth_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -512,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_startup_code_lines),
         cmocka_unit_test(test_startup_launch_and_warm_code),
         cmocka_unit_test(test_model_properties),
+        cmocka_unit_test(test_shared_atomic_activity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
