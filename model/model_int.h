@@ -5,6 +5,7 @@
 #define MODEL_INT_H
 
 #include "model.h"
+#include "occupancy.h"
 
 /* Latency path and bandwidths of one design, core cycles / bytes per core cycle. */
 typedef struct mm_path {
@@ -81,5 +82,100 @@ double mm_first_sm_take(double R, double c, double active, double spread, double
  * warps issue before their first wait for a load (by representative-warp
  * weight). */
 double mm_prologue_share(const prof_kernel *pk);
+
+/* ---- the steps of model_kernel (model.c), in its order ---- */
+
+#define MM_SP(x) (1u << ISA_SPACE_##x) /* a bit of an isa_space mask */
+#define MM_LSU_LINES_PER_CYCLE 1.0     /* one L1 tag lookup (one line) per SM per cycle, as the simulator */
+
+/* Kernel totals for the scenario (scaled by CTAs, optionally per cluster). */
+typedef struct mm_totals {
+    double warps, insts, lanes;
+    double op_warps[ISA_OP_COUNT], op_lanes[ISA_OP_COUNT], op_lines[ISA_OP_COUNT], op_sectors[ISA_OP_COUNT];
+    double shared_bank, reg_reads, reg_writes;
+} mm_totals;
+
+/* The sum of v[op] over the ops of the spaces in mask_space (MM_SP bits)
+ * with any of `flags`. */
+static inline double mm_sum_ops(const double *v, unsigned mask_space, unsigned flags)
+{
+    double s = 0;
+    for (int i = 0; i < ISA_OP_COUNT; i++) {
+        const isa_op_info *inf = &isa_ops[i];
+        if ((mask_space & (1u << inf->space)) && (inf->flags & flags))
+            s += v[i];
+    }
+    return s;
+}
+
+/* 1. Where the kernel runs: the scenario's CTAs on its SMs. */
+typedef struct mm_setup {
+    const prof_kernel *pk;
+    model_policy pol;
+    int il;            /* the L1 histograms' interleaving (prof_interleave) */
+    int runs;          /* the scenario's neighbour_runs */
+    occupancy occ;
+    uint32_t sms;      /* the GPU's */
+    double ctas;       /* the scenario's CTAs */
+    double active;     /* SMs that run them */
+    double share;      /* of the memory system's bandwidth (background scenarios) */
+    double per_sm, c;  /* CTAs per active SM; resident at once */
+    mm_totals t;
+} mm_setup;
+
+/* 2. The memory traffic (traffic.c). */
+typedef struct mm_traffic {
+    model_params mp;       /* the parameters, with the row-hit rate filled in when not given */
+    double h1;             /* L1 filter: load sectors that do not go below the L1 */
+    double h2, H2s;        /* L2 hit rate of the loads that reach it; of stores and atomics (all) */
+    double load_sec, store_sec, load_lines, atom_lines; /* the accesses' own sectors and lines */
+    double store_mv, atom_mv;                           /* sectors moved below the L1 */
+    double l1_miss_sec, l2_sec;                         /* load sectors missing the L1; all sectors at the L2 */
+    double miss_lines_per_warp;
+    double noc_per_sector, port_per_warp;               /* the SM's crossbar port, cycles */
+    double noc_flits;
+    double dram_read_sec, dram_write_sec, dram_bytes, dram_eff;
+    double acc_r, acc_w, bursts_r, bursts_w;            /* DRAM accesses and bursts per access */
+    mm_path path;
+    double t_dram, t_l2, t_noc;                         /* the GPU-wide bounds, core cycles */
+} mm_traffic;
+
+void mm_traffic_of(const gpu_config *cfg, const profile *p, uint32_t k, const model_params *mp, const mm_setup *s,
+                   mm_traffic *m);
+/* Flits of one packet carrying `spp` 32 B sectors (an average: interpolated
+ * between the neighbouring whole sector counts). */
+double mm_pkt_flits(double spp, double flit_bytes);
+
+/* Time of one generation of `cpsm` resident CTAs on one SM: the SM side
+ * (issue and dependencies, functional units, the LSU), times the
+ * calibration's `scale`, or the misses-in-flight bound, whichever is
+ * longer.  The latter is a memory-side bound -- lines x loaded latency /
+ * lines in flight -- so the SM-side factor does not rescale it: a sample
+ * whose CTAs do not crowd the L1's sets, fitted with the bound scaled,
+ * took the bound away from the whole kernel, whose CTAs do (GTX 480 8 KB
+ * L1, vectoradd: the full GPU 38% slower than at 16 KB, the hybrid 0%). */
+typedef struct mm_gen {
+    double t, t_int, t_units, t_lsu, t_mshr, mem_stall, dep_stall, pipe_stall;
+} mm_gen;
+
+/* 3. One generation of `cpsm` CTAs on an SM (generation.c). */
+void mm_generation(const gpu_config *cfg, const prof_kernel *pk, model_policy pol, const model_warp_time *wt,
+                   const double *wweight, uint32_t nw, const mm_totals *t, double cpsm, double load_lat,
+                   double l1_miss_lines_per_warp, double port_per_warp, double inflight, double scale, mm_gen *g);
+
+/* 4. The kernel solved (model.c's fixed point). */
+typedef struct mm_solved {
+    double total, startup;          /* cycles; the cold I-cache's start-up in them */
+    double lat, h1lat;              /* the loaded load latency and the L1 hit rate of latency */
+    double t_sm, t_cta, t_tail, t_gens, gens;
+    double full, tail_sms;          /* full generations; SMs running the last one (0: all active) */
+    mm_gen gfull, gpart;            /* a full and the partial generation */
+    double burst, t_burst, burst_extra; /* the launch's prologue burst */
+    double crowded;                 /* model_detail.l1_crowded */
+} mm_solved;
+
+/* 5. The kresult, CPI stack, activity and detail of a solved kernel (report.c). */
+void mm_report(const gpu_config *cfg, const mm_setup *s, const mm_traffic *m, const mm_solved *v, kresult *out,
+               model_detail *d);
 
 #endif
