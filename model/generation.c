@@ -64,7 +64,8 @@ void mm_generation(const gpu_config *cfg, const prof_kernel *pk, model_policy po
         if (b > g->t_units)
             g->t_units = b;
     }
-    /* LSU / L1 port: line lookups and shared-memory bank cycles per SM */
+    /* LSU / L1 port: line lookups, and shared-memory bank cycles on their own
+     * pipe (the simulator's SIM_RES_SHARED), per SM */
     double lines_per_warp = mm_sum_ops(t->op_lines, MM_SP(GLOBAL) | MM_SP(LOCAL) | MM_SP(CONST) | MM_SP(TEX),
                                     ISA_F_LOAD | ISA_F_STORE | ISA_F_ATOMIC) / warps_total;
     double bank_per_warp = t->shared_bank / warps_total;
@@ -73,7 +74,7 @@ void mm_generation(const gpu_config *cfg, const prof_kernel *pk, model_policy po
         if (isa_ops[op].unit == ISA_UNIT_LDST)
             mem_insts_per_warp += t->op_warps[op] / warps_total;
     double warps_sm = cpsm * pk->warps_per_cta;
-    g->t_lsu = warps_sm * (lines_per_warp + bank_per_warp) / MM_LSU_LINES_PER_CYCLE;
+    g->t_lsu = warps_sm * fmax(lines_per_warp / MM_LSU_LINES_PER_CYCLE, bank_per_warp);
     if (warps_sm * port_per_warp > g->t_lsu)
         g->t_lsu = warps_sm * port_per_warp;
     double ldst_ii = cfg->lat[ISA_LAT_MEM].ii * sched / (cfg->units[ISA_UNIT_LDST] ? cfg->units[ISA_UNIT_LDST] : 1);

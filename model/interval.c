@@ -15,11 +15,12 @@
  * cycles is hidden by the others' issue; the interval costs
  * max(N*i, i + s).  Summed over intervals this is exact for N = 1 and tends
  * to the issue bound N*I for large N, the two limits GPUMech's round-robin
- * model interpolates.  The policies differ in how the warps line up:
- * The SM's W warps share one memory pipeline (the LSU: one line lookup or
- * one shared-memory bank cycle per cycle), so an interval can never take
- * less than W*m cycles, m = the interval's LSU cycles per warp.  The
- * policies differ in how the warps line up:
+ * model interpolates.
+ * The SM's W warps share its memory pipelines (the LSU: one line lookup per
+ * cycle; shared memory: one bank cycle per cycle, a pipe of its own as in
+ * the simulator), so an interval can never take less than W*m cycles, m =
+ * the larger of the interval's two sums per warp.  The policies differ in
+ * how the warps line up:
  *   LRR        keeps warps in lockstep, so all W warps send the interval's
  *              memory requests together; the last warp's data comes back
  *              (W-1)*m cycles after the first: max(N*i, W*m, i + s + (W-1)*m)
@@ -108,6 +109,7 @@ static double lsu_cycles(const prof_inst *pi, const model_lat *lat)
 enum {
     REPLAY_F_MEM = 1,  /* a global/local/texture load or atomic: a wait on it is a memory stall */
     REPLAY_F_PIPE = 2, /* uses the memory pipeline */
+    REPLAY_F_SHARED = 4, /* its pipeline cycles are shared-memory bank cycles */
 };
 
 void model_replay_plan_free(model_replay_plan *p)
@@ -150,6 +152,8 @@ int model_replay_plan_init(model_replay_plan *p, const prof_warp *w, const model
             st->flags |= REPLAY_F_MEM;
         if (inf->space != ISA_SPACE_NONE)
             st->flags |= REPLAY_F_PIPE;
+        if (inf->space == ISA_SPACE_SHARED)
+            st->flags |= REPLAY_F_SHARED;
         st->lsu = lsu_cycles(pi, lat);
         /* the producers inside the warp, in the profile's order */
         int nd = 0;
@@ -176,7 +180,7 @@ int model_replay_run(model_replay_plan *p, double load_lat, double atomic_lat, m
     double *done = p->done;
     const model_replay_step *step = p->step;
     const double added[3] = {0, load_lat, atomic_lat};
-    double prev = -1, run = 0, lsu = 0;
+    double prev = -1, run = 0, lsu = 0, bank = 0; /* the interval's line lookups; shared bank cycles */
     for (uint32_t j = 0; j < n; j++) {
         const model_replay_step *st = &step[j];
         double ready = prev + 1;
@@ -198,17 +202,20 @@ int model_replay_run(model_replay_plan *p, double load_lat, double atomic_lat, m
             t->stall[t->nint] = s;
             t->mem[t->nint] = (uint8_t)by_mem;
             t->lsu_wait[t->nint] = (uint8_t)(by_mem | by_pipe);
-            t->lsu[t->nint] = lsu;
+            t->lsu[t->nint] = fmax(lsu, bank);
             t->nint++;
             if (by_mem)
                 t->stall_mem += s;
             else
                 t->stall_dep += s;
             run = 0;
-            lsu = 0;
+            lsu = bank = 0;
         }
         run += 1;
-        lsu += st->lsu;
+        if (st->flags & REPLAY_F_SHARED)
+            bank += st->lsu;
+        else
+            lsu += st->lsu;
         done[j] = ready + (added[st->lat] + st->fixed);
         prev = ready;
     }
@@ -216,7 +223,7 @@ int model_replay_run(model_replay_plan *p, double load_lat, double atomic_lat, m
     t->stall[t->nint] = 0;
     t->mem[t->nint] = 0;
     t->lsu_wait[t->nint] = 0;
-    t->lsu[t->nint] = lsu;
+    t->lsu[t->nint] = fmax(lsu, bank);
     t->nint++;
     t->insts = n;
     t->cycles = prev + 1;

@@ -58,6 +58,38 @@ static void test_replay(void **st)
     model_warp_time_free(&t);
 }
 
+/* The SM's memory pipeline: global line lookups and shared-memory bank
+ * cycles use separate resources, as in the simulator (sampler/ldst.c:
+ * SIM_RES_LSU and SIM_RES_SHARED), so an interval's pipeline cycles per
+ * warp are the larger of the two sums: a 3-line load and a 2-way
+ * conflicted shared store hold it 3 cycles, not 5. */
+static void test_replay_pipes(void **st)
+{
+    (void)st;
+    prof_inst in[3];
+    memset(in, 0, sizeof in);
+    in[0].op = ISA_OP_LD_GLOBAL;
+    in[0].lines = 3;
+    in[1].op = ISA_OP_ST_SHARED;
+    in[1].conflict = 2;
+    in[2].op = ISA_OP_FP32_FMA;
+    in[2].dep[0] = 2; /* uses the load */
+    prof_warp w = {1, 3, in};
+    model_lat lat;
+    memset(&lat, 0, sizeof lat);
+    for (int i = 0; i < ISA_LAT_COUNT; i++)
+        lat.alu[i] = 4;
+    lat.load = 100;
+    lat.shared = 20;
+    lat.shared_ii = 1;
+    model_warp_time t;
+    assert_int_equal(model_replay(&w, &lat, &t, NULL), 0);
+    assert_int_equal(t.nint, 2);
+    assert_true(t.issue[0] == 2 && t.lsu[0] == 3);
+    assert_true(t.issue[1] == 1 && t.lsu[1] == 0);
+    model_warp_time_free(&t);
+}
+
 /* ---- multi-warp hiding per policy ---- */
 
 static void test_policies(void **st)
@@ -130,6 +162,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_md1),
         cmocka_unit_test(test_replay),
+        cmocka_unit_test(test_replay_pipes),
         cmocka_unit_test(test_policies),
         cmocka_unit_test(test_drift),
     };
