@@ -116,6 +116,7 @@ void model_replay_plan_free(model_replay_plan *p)
 {
     free(p->step);
     free(p->done);
+    free(p->iss);
     memset(p, 0, sizeof *p);
 }
 
@@ -126,7 +127,8 @@ int model_replay_plan_init(model_replay_plan *p, const prof_warp *w, const model
     p->w = w;
     p->step = malloc(n * sizeof *p->step);
     p->done = malloc(n * sizeof *p->done);
-    if (!p->step || !p->done) {
+    p->iss = malloc(n * sizeof *p->iss);
+    if (!p->step || !p->done || !p->iss) {
         model_replay_plan_free(p);
         return ge_errf(e, "out of memory (warp replay)");
     }
@@ -144,6 +146,7 @@ int model_replay_plan_init(model_replay_plan *p, const prof_warp *w, const model
             st->lat = 2;
         else if (global && (inf->flags & ISA_F_LOAD))
             st->lat = 1;
+        st->lines = pi->lines > 1 ? pi->lines : 1;
         if (st->lat)
             st->fixed = pi->lines > 1 ? pi->lines - 1 : 0;
         else
@@ -164,7 +167,16 @@ int model_replay_plan_init(model_replay_plan *p, const prof_warp *w, const model
     return 0;
 }
 
-int model_replay_run(model_replay_plan *p, double load_lat, double atomic_lat, model_warp_time *t, ge_err *e)
+/* The expected latency of the slowest of n lines, each an L1 hit with
+ * probability h (latency hit_lat) or a miss (latency miss). */
+static double slowest(double n, double h, double hit_lat, double miss)
+{
+    double all_hit = h > 0 ? pow(h, n) : 0;
+    return all_hit * hit_lat + (1 - all_hit) * miss;
+}
+
+int model_replay_run(model_replay_plan *p, const model_load_mix *load, double atomic_lat, model_warp_time *t,
+                     ge_err *e)
 {
     memset(t, 0, sizeof *t);
     uint32_t n = p->w->ninst;
@@ -177,14 +189,31 @@ int model_replay_run(model_replay_plan *p, double load_lat, double atomic_lat, m
         model_warp_time_free(t);
         return ge_errf(e, "out of memory (warp replay)");
     }
-    double *done = p->done;
+    double *done = p->done, *iss = p->iss;
     const model_replay_step *step = p->step;
-    const double added[3] = {0, load_lat, atomic_lat};
+    double h = load->hit > 0 && load->hit < 1 ? load->hit : 0;
+    double miss = h > 0 ? (load->mean - h * load->hit_lat) / (1 - h) : load->mean;
+    if (miss < load->hit_lat) /* (a mean below the hit latency: no spread to model) */
+        h = 0, miss = load->mean;
     double prev = -1, run = 0, lsu = 0, bank = 0; /* the interval's line lookups; shared bank cycles */
     for (uint32_t j = 0; j < n; j++) {
         const model_replay_step *st = &step[j];
         double ready = prev + 1;
         int by_mem = 0, by_pipe = 0;
+        /* the loads it waits on, together: the slowest of all their lines */
+        double lines = 0, sent = 0;
+        for (int k = 0; k < PROF_MAX_DEPS && st->dep[k]; k++) {
+            uint32_t q = j - st->dep[k];
+            if (step[q].lat == 1 && done[q] > ready) {
+                lines += step[q].lines;
+                sent = fmax(sent, iss[q] + step[q].fixed);
+            }
+        }
+        if (lines > 0) {
+            double r = sent + slowest(lines, h, load->hit_lat, miss);
+            if (r > ready)
+                ready = r, by_mem = by_pipe = 1;
+        }
         for (int k = 0; k < PROF_MAX_DEPS && st->dep[k]; k++) {
             uint32_t q = j - st->dep[k];
             if (done[q] > ready) {
@@ -216,7 +245,9 @@ int model_replay_run(model_replay_plan *p, double load_lat, double atomic_lat, m
             bank += st->lsu;
         else
             lsu += st->lsu;
-        done[j] = ready + (added[st->lat] + st->fixed);
+        iss[j] = ready;
+        done[j] = ready + st->fixed +
+                  (st->lat == 1 ? slowest(st->lines, h, load->hit_lat, miss) : st->lat == 2 ? atomic_lat : 0);
         prev = ready;
     }
     t->issue[t->nint] = run;
@@ -235,7 +266,8 @@ int model_replay(const prof_warp *w, const model_lat *lat, model_warp_time *t, g
     model_replay_plan p;
     if (model_replay_plan_init(&p, w, lat, e))
         return -1;
-    int rc = model_replay_run(&p, lat->load, lat->atomic, t, e);
+    model_load_mix mix = {lat->load, 0, 0};
+    int rc = model_replay_run(&p, &mix, lat->atomic, t, e);
     model_replay_plan_free(&p);
     return rc;
 }

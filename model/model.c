@@ -319,6 +319,8 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         else
             lat = mp->latency_scale * (h1lat * m.path.l1 + (1 - h1lat) * miss_lat);
         double atomic = mp->latency_scale * (m.h2 * m.path.l2 + (1 - m.h2) * (m.path.dram + q));
+        /* a load waits for its slowest line, each an L1 hit or not */
+        model_load_mix mix = {lat, h1lat, mp->latency_scale * m.path.l1};
         /* Once the latencies settle, the last iteration's replays stand. */
         if (!replayed || fabs(lat - load_prev) > MODEL_REPLAY_REL_TOL * load_prev ||
             fabs(atomic - atomic_prev) > MODEL_REPLAY_REL_TOL * atomic_prev) {
@@ -326,7 +328,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
                 model_warp_time_free(&wt[r]);
             replayed = 0;
             for (uint32_t r = 0; r < nw && !rc; r++)
-                if ((rc = model_replay_run(&plan[r], lat, atomic, &wt[r], e)))
+                if ((rc = model_replay_run(&plan[r], &mix, atomic, &wt[r], e)))
                     for (uint32_t x = 0; x < r; x++)
                         model_warp_time_free(&wt[x]);
             if (rc)

@@ -160,15 +160,25 @@ typedef struct model_replay_step {
     uint16_t dep[PROF_MAX_DEPS]; /* the profile's producer distances inside the warp, in order, 0 after the last */
     uint8_t lat;                 /* which latency it adds: 0 none, 1 load, 2 atomic */
     uint8_t flags;               /* REPLAY_F_* (interval.c) */
+    uint8_t lines;               /* a load's lines (at least 1) */
 } model_replay_step;
 typedef struct model_replay_plan {
     const prof_warp *w;
     model_replay_step *step;
     double *done;    /* scratch: each instruction's result time */
+    double *iss;     /* scratch: each instruction's issue time */
 } model_replay_plan;
 int model_replay_plan_init(model_replay_plan *p, const prof_warp *w, const model_lat *lat, ge_err *e);
 void model_replay_plan_free(model_replay_plan *p);
-int model_replay_run(model_replay_plan *p, double load_lat, double atomic_lat, model_warp_time *t, ge_err *e);
+/* A load's line hits the L1 with probability `hit` and then takes hit_lat
+ * cycles, else the miss latency that makes the mean load_lat; an
+ * instruction that waits on loads waits for the slowest of their lines
+ * still out (interval.c).  hit = 0: every line takes load_lat. */
+typedef struct model_load_mix {
+    double mean, hit, hit_lat;
+} model_load_mix;
+int model_replay_run(model_replay_plan *p, const model_load_mix *load, double atomic_lat, model_warp_time *t,
+                     ge_err *e);
 void model_warp_time_free(model_warp_time *t);
 /* Cycles for N warps like t sharing one scheduler under a policy, with
  * sm_warps warps on the whole SM sharing its memory pipeline: the first

@@ -90,6 +90,52 @@ static void test_replay_pipes(void **st)
     model_warp_time_free(&t);
 }
 
+/* A load waits for its slowest line, and an instruction for the slowest
+ * line of all the loads it waits on: each line an L1 hit (20 cycles) with
+ * probability 0.5, else a miss of (100 - 0.5 x 20) / 0.5 = 180 cycles, so
+ * the mean is 100 and the slowest of two lines takes 0.25 x 20 + 0.75 x
+ * 180 = 140.  (a) One 2-line load at cycle 0 (one cycle per extra line):
+ * its use waits until 1 + 140.  (b) Two 1-line loads at cycles 0 and 1,
+ * used together: until 1 + 140, where each alone takes the mean, 100. */
+static void test_replay_slowest_line(void **st)
+{
+    (void)st;
+    model_lat lat;
+    memset(&lat, 0, sizeof lat);
+    for (int i = 0; i < ISA_LAT_COUNT; i++)
+        lat.alu[i] = 4;
+    model_load_mix mix = {100, 0.5, 20};
+    for (int c = 0; c < 2; c++) {
+        prof_inst in[3];
+        memset(in, 0, sizeof in);
+        uint32_t n = c == 0 ? 2 : 3;
+        in[0].op = ISA_OP_LD_GLOBAL;
+        in[0].lines = c == 0 ? 2 : 1;
+        if (c == 1) {
+            in[1].op = ISA_OP_LD_GLOBAL;
+            in[1].lines = 1;
+        }
+        in[n - 1].op = ISA_OP_FP32_FMA;
+        in[n - 1].dep[0] = 1;
+        if (c == 1)
+            in[n - 1].dep[1] = 2;
+        prof_warp w = {1, n, in};
+        model_replay_plan plan;
+        model_warp_time t;
+        assert_int_equal(model_replay_plan_init(&plan, &w, &lat, NULL), 0);
+        assert_int_equal(model_replay_run(&plan, &mix, 0, &t, NULL), 0);
+        assert_float_equal(t.cycles, 142, 1e-9);
+        assert_true(t.stall_mem > 0 && t.stall_dep == 0);
+        model_warp_time_free(&t);
+        /* every line at the mean when nothing hits */
+        model_load_mix flat = {100, 0, 20};
+        assert_int_equal(model_replay_run(&plan, &flat, 0, &t, NULL), 0);
+        assert_float_equal(t.cycles, 102, 1e-9);
+        model_warp_time_free(&t);
+        model_replay_plan_free(&plan);
+    }
+}
+
 /* ---- multi-warp hiding per policy ---- */
 
 static void test_policies(void **st)
@@ -163,6 +209,7 @@ int main(void)
         cmocka_unit_test(test_md1),
         cmocka_unit_test(test_replay),
         cmocka_unit_test(test_replay_pipes),
+        cmocka_unit_test(test_replay_slowest_line),
         cmocka_unit_test(test_policies),
         cmocka_unit_test(test_drift),
     };
