@@ -289,7 +289,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         lock_sms = 0;
     double last = s.ctas - lock_full * s.c * s.active;
     double lock_take = lock_sms > 0 && lockstep ? mm_first_sm_take(last, s.c, s.active, mp->cta_spread, code_reply) : lock_rem;
-    double load_prev = 0, atomic_prev = 0; /* the latencies wt[] was replayed with (when replayed) */
+    double load_prev = 0, atomic_prev = 0, hit_prev = 0; /* what wt[] was replayed with (when replayed) */
     int replayed = 0, rc = 0;
     /* Lines in flight (l1_inflight).  A sample's run of consecutive CTAs
      * spreads its lines over the L1's sets: its MSHRs bound it.  On the
@@ -321,9 +321,11 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         double atomic = mp->latency_scale * (m.h2 * m.path.l2 + (1 - m.h2) * (m.path.dram + q));
         /* a load waits for its slowest line, each an L1 hit or not */
         model_load_mix mix = {lat, h1lat, mp->latency_scale * m.path.l1};
-        /* Once the latencies settle, the last iteration's replays stand. */
+        /* Once the latencies (and the L1 hit rate that spreads a load's
+         * lines) settle, the last iteration's replays stand. */
         if (!replayed || fabs(lat - load_prev) > MODEL_REPLAY_REL_TOL * load_prev ||
-            fabs(atomic - atomic_prev) > MODEL_REPLAY_REL_TOL * atomic_prev) {
+            fabs(atomic - atomic_prev) > MODEL_REPLAY_REL_TOL * atomic_prev ||
+            fabs(h1lat - hit_prev) > MODEL_REPLAY_REL_TOL) {
             for (uint32_t r = 0; replayed && r < nw; r++)
                 model_warp_time_free(&wt[r]);
             replayed = 0;
@@ -333,7 +335,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
                         model_warp_time_free(&wt[x]);
             if (rc)
                 break;
-            load_prev = lat, atomic_prev = atomic;
+            load_prev = lat, atomic_prev = atomic, hit_prev = h1lat;
             replayed = 1;
         }
         full = floor(s.per_sm / s.c + 1e-9);

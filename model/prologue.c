@@ -7,8 +7,6 @@
 
 #include "isa.h"
 
-#define SP(x) (1u << ISA_SPACE_##x)
-
 /* What a tile load does besides loading: store to shared memory, compute
  * addresses, branch.  (A shared atomic, as in a shared histogram's loop,
  * is work: its loop's loads are not a prologue.) */
@@ -19,7 +17,7 @@ static int tile_op(uint8_t op)
         return inf->unit == ISA_UNIT_INT || (inf->unit == ISA_UNIT_BRANCH && !(inf->flags & ISA_F_EXIT));
     if (inf->space == ISA_SPACE_SHARED)
         return inf->flags == ISA_F_STORE;
-    return (inf->flags & ISA_F_LOAD) && !(inf->flags & ISA_F_ATOMIC) && (SP(GLOBAL) | SP(LOCAL)) & (1u << inf->space);
+    return (inf->flags & ISA_F_LOAD) && !(inf->flags & ISA_F_ATOMIC) && (MM_SP(GLOBAL) | MM_SP(LOCAL)) & (1u << inf->space);
 }
 
 /* The share of a kernel's global and local load lines that its warps issue
@@ -42,7 +40,7 @@ double mm_prologue_share(const prof_kernel *pk)
                 uint32_t q = pi->dep[d];
                 if (q && q <= j) {
                     const isa_op_info *src = &isa_ops[w->inst[j - q].op];
-                    if ((src->flags & ISA_F_LOAD) && (SP(GLOBAL) | SP(LOCAL)) & (1u << src->space))
+                    if ((src->flags & ISA_F_LOAD) && (MM_SP(GLOBAL) | MM_SP(LOCAL)) & (1u << src->space))
                         moving = 1;
                 }
             }
@@ -54,7 +52,7 @@ double mm_prologue_share(const prof_kernel *pk)
                     open = moving = 0; /* computation: the prologue ended at the first wait */
                 }
             }
-            if ((inf->flags & ISA_F_LOAD) && (SP(GLOBAL) | SP(LOCAL)) & (1u << inf->space)) {
+            if ((inf->flags & ISA_F_LOAD) && (MM_SP(GLOBAL) | MM_SP(LOCAL)) & (1u << inf->space)) {
                 a += pi->lines;
                 if (open && !moving)
                     b += pi->lines;

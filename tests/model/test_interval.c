@@ -27,6 +27,14 @@ static void test_md1(void **st)
 
 /* ---- single-warp replay ---- */
 
+/* Latencies of 4 cycles for every ALU class, the rest 0. */
+static void alu4_lat(model_lat *lat)
+{
+    memset(lat, 0, sizeof *lat);
+    for (int i = 0; i < ISA_LAT_COUNT; i++)
+        lat->alu[i] = 4;
+}
+
 static void test_replay(void **st)
 {
     (void)st;
@@ -41,9 +49,7 @@ static void test_replay(void **st)
     in[3].dep[0] = 1; /* uses inst 2 */
     prof_warp w = {1, 4, in};
     model_lat lat;
-    memset(&lat, 0, sizeof lat);
-    for (int i = 0; i < ISA_LAT_COUNT; i++)
-        lat.alu[i] = 4;
+    alu4_lat(&lat);
     lat.load = 100;
     model_warp_time t;
     assert_int_equal(model_replay(&w, &lat, &t, NULL), 0);
@@ -76,9 +82,7 @@ static void test_replay_pipes(void **st)
     in[2].dep[0] = 2; /* uses the load */
     prof_warp w = {1, 3, in};
     model_lat lat;
-    memset(&lat, 0, sizeof lat);
-    for (int i = 0; i < ISA_LAT_COUNT; i++)
-        lat.alu[i] = 4;
+    alu4_lat(&lat);
     lat.load = 100;
     lat.shared = 20;
     lat.shared_ii = 1;
@@ -101,9 +105,7 @@ static void test_replay_slowest_line(void **st)
 {
     (void)st;
     model_lat lat;
-    memset(&lat, 0, sizeof lat);
-    for (int i = 0; i < ISA_LAT_COUNT; i++)
-        lat.alu[i] = 4;
+    alu4_lat(&lat);
     model_load_mix mix = {100, 0.5, 20};
     for (int c = 0; c < 2; c++) {
         prof_inst in[3];
