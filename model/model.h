@@ -78,6 +78,7 @@ typedef struct model_detail {
     double t_cta;                        /* the kernel's mean CTA alone on an SM */
     double t_tail;                       /* its heaviest CTA class alone (a floor of t_sm) */
     double t_gens;                       /* the CTA generations' time, before that floor */
+    double t_last;                       /* of them, the last, partial generation's (0 if all are full) */
     double startup;                      /* cold I-cache at launch: code lines x their fetch latency */
     double burst, t_burst;               /* the first generation's prologue loads: share of the memory
                                           * traffic, and the time the bounds take to serve them */

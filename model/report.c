@@ -124,6 +124,7 @@ void mm_report(const gpu_config *cfg, const mm_setup *s, const mm_traffic *m, co
         d->t_burst = v->t_burst;
         d->burst_extra = v->burst_extra;
         d->t_gens = v->t_gens;
+        d->t_last = v->gpart.t;
         d->startup = v->startup;
         d->t_dram = m->t_dram;
         d->t_l2 = m->t_l2;
