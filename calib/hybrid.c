@@ -46,7 +46,9 @@
  * (the loops thrash the L1 more as they run), the budget doubles until it
  * does not, up to 4 times --sample-insts, or the sample runs whole.  The background run, which only
  * supplies rates and costs most (it carries every SM's traffic), gets half
- * the final budget.
+ * the final budget -- or the whole sample, where the DRAM row-hit rate it
+ * measures can move the estimate much (bg_runs_whole: a grid-stride loop's
+ * CTAs drift apart and stop sharing rows, which a trimmed run never sees).
  *
  * Error estimate (a documented heuristic, checked by bench/bench_estimate):
  * the sampling error of a stratified mean of CTA sizes, sqrt(sum_c (w_c/W)^2
@@ -81,6 +83,7 @@
 #define EST_TRIM_MIN_DROP 0.3   /* trim only when the longer trim drops this share of the sample */
 #define EST_TRIM_L1_DRIFT 0.03  /* how far the trims' later L1 hit rate may fall below the earlier */
 #define EST_TRIM_MAX_GROWTH 4   /* ... before the budget grows, at most to this many times --sample-insts */
+#define EST_BG_WHOLE_ROW 0.1    /* bg_runs_whole: the row-hit sensitivity above which the background is not trimmed */
 
 typedef struct {
     const ws_cta *const *ctas;
@@ -497,6 +500,32 @@ static int bg_matters(const gpu_config *cfg, const char *sched, const profile *p
     return 0;
 }
 
+/* Whether the background run must see the sample's loops whole rather than
+ * trimmed: when a row-hit rate EST_ERR_ROW_DROP below the model's own moves
+ * the kernel's modelled cycles (fitted to the alone run, with the model's
+ * own rates) by EST_BG_WHOLE_ROW or more.  Over a long grid-stride loop the
+ * CTAs drift out of the step they launched in, neighbouring CTAs stop
+ * sharing DRAM rows, and the rate falls as the loop runs; a trimmed run
+ * sees only its lock-step start, and the linear extrapolation of its totals
+ * keeps that rate (reduction at 16 M elements on RTX 2060: 0.815 trimmed,
+ * 0.678 whole, the full GPU 0.691; docs/hybrid.md step 4). */
+static int bg_runs_whole(const gpu_config *cfg, const char *sched, const profile *p, uint32_t k,
+                         const model_params *base, const model_scenario *sc, const double *st, int *whole, ge_err *e)
+{
+    model_params mp = *base;
+    kresult r, lo;
+    *whole = 0;
+    if (calibrate(cfg, sched, p, k, &mp, sc, st, e) || model_kernel(cfg, sched, p, k, &mp, NULL, &r, NULL, e))
+        return -1;
+    if (!(r.cycles > 0) || r.dram_row_hit_rate <= 0)
+        return 0;
+    mp.row_hit = fmax(0, r.dram_row_hit_rate - EST_ERR_ROW_DROP);
+    if (model_kernel(cfg, sched, p, k, &mp, NULL, &lo, NULL, e))
+        return -1;
+    *whole = fabs(lo.cycles - r.cycles) / r.cycles >= EST_BG_WHOLE_ROW;
+    return 0;
+}
+
 /* The error term of a row-hit rate measured by the background run: the
  * relative change of the kernel's modelled cycles (`cycles` with mp) when
  * that rate is EST_ERR_ROW_DROP lower.  The mirrors replay the sample's
@@ -673,7 +702,11 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
          * memory system is loaded as on the full GPU, so its L2 and DRAM
          * rates hold for the whole kernel. */
         sim_gpu *gl = est_sampled_sim(x, sms, 1, e);
-        if (!gl || (!sh && !est_kernel_shared_lines(x, k, e)) || trim_sample(pick, n, budget / 2, &loops, &trb, e))
+        int whole = 0;
+        if (tr.on && bg_runs_whole(cfg, sched, p, k, &cal->params, &sc, st, &whole, e))
+            goto out;
+        if (!gl || (!sh && !est_kernel_shared_lines(x, k, e)) ||
+            trim_sample(pick, n, whole ? 0 : budget / 2, &loops, &trb, e))
             goto out;
         double bt[T_N];
         if (measure(x, gl, k, &trb, pick, n, NULL, bt, NULL, NULL, e))
