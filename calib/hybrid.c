@@ -508,7 +508,7 @@ static int bg_matters(const gpu_config *cfg, const char *sched, const profile *p
  * sharing DRAM rows, and the rate falls as the loop runs; a trimmed run
  * sees only its lock-step start, and the linear extrapolation of its totals
  * keeps that rate (reduction at 16 M elements on RTX 2060: 0.815 trimmed,
- * 0.678 whole, the full GPU 0.691; docs/hybrid.md step 4). */
+ * 0.678 whole, the full GPU 0.691; docs/hybrid.md step 2, "Trimmed"). */
 static int bg_runs_whole(const gpu_config *cfg, const char *sched, const profile *p, uint32_t k,
                          const model_params *base, const model_scenario *sc, const double *st, int *whole, ge_err *e)
 {
