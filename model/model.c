@@ -30,6 +30,7 @@ void model_params_default(model_params *p)
     p->overlap = 6.0;
     p->dram_efficiency = 0; /* 0: from the DRAM timing and row locality (mm_dram_efficiency) */
     p->row_hit = -1;        /* < 0: estimated from coalescing */
+    p->row_hit_w = -1;      /* < 0: as row_hit */
     p->l1_hit = -1;
     p->l1_filter = -1;
     p->l2_hit = -1;

@@ -49,7 +49,9 @@ typedef struct model_params {
                              * set-placement bound is not added (model.c, docs/model.md item 6) */
     double overlap;         /* exponent p of the smooth max (sum T_i^p)^(1/p) */
     double dram_efficiency; /* sustainable fraction of peak DRAM bandwidth; 0 = from timing and row_hit */
-    double row_hit;         /* DRAM row-buffer hit rate; < 0 = estimated from coalescing */
+    double row_hit;         /* DRAM row-buffer hit rate per burst, of reads (and of writes unless
+                             * row_hit_w is given); < 0 = estimated from coalescing */
+    double row_hit_w;       /* that of the writes (L2 write-backs), when row_hit is given; < 0 = row_hit */
     /* Measured values that replace the model's own when >= 0 (from a sample). */
     double l1_hit;          /* load sectors served by the L1 without waiting for a fill */
     double l1_filter;       /* load sectors that do not go below the L1 (hits and in-flight merges) */

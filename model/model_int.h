@@ -136,6 +136,7 @@ typedef struct mm_traffic {
     double noc_flits;
     double dram_read_sec, dram_write_sec, dram_bytes, dram_eff;
     double acc_r, acc_w, bursts_r, bursts_w;            /* DRAM accesses and bursts per access */
+    double row_hit;                                     /* DRAM row-buffer hit rate over all bursts */
     mm_path path;
     double t_dram, t_l2, t_noc;                         /* the GPU-wide bounds, core cycles */
 } mm_traffic;

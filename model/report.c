@@ -28,7 +28,7 @@ void mm_report(const gpu_config *cfg, const mm_setup *s, const mm_traffic *m, co
     out->occupancy = s->occ.warp_occupancy;
     double dram_peak = m->path.dram_bw * v->total * s->share;
     out->dram_bw_util = dram_peak > 0 ? m->dram_bytes / dram_peak : 0;
-    out->dram_row_hit_rate = m->mp.row_hit;
+    out->dram_row_hit_rate = m->row_hit;
 
     /* CPI stack over all schedulers of all SMs */
     double sched = cfg->sm.schedulers;
@@ -100,7 +100,7 @@ void mm_report(const gpu_config *cfg, const mm_setup *s, const mm_traffic *m, co
     a->c[ACT_MC_REQUESTS] = m->dram_read_sec + m->dram_write_sec;
     a->c[ACT_DRAM_READS] = m->acc_r * m->bursts_r;
     a->c[ACT_DRAM_WRITES] = m->acc_w * m->bursts_w;
-    a->c[ACT_DRAM_ACTIVATES] = (m->acc_r * m->bursts_r + m->acc_w * m->bursts_w) * (1 - m->mp.row_hit);
+    a->c[ACT_DRAM_ACTIVATES] = (m->acc_r * m->bursts_r + m->acc_w * m->bursts_w) * (1 - m->row_hit);
     a->c[ACT_DRAM_PRECHARGES] = a->c[ACT_DRAM_ACTIVATES];
     for (int op = 0; op < ISA_OP_COUNT; op++) {
         a->op_lanes[op] = s->t.op_lanes[op];

@@ -76,6 +76,8 @@ void mm_traffic_of(const gpu_config *cfg, const profile *p, uint32_t k, const mo
     double rh_w = 1 - (1 - rh_stream * (spl_w - 1) / 3.0) / m->bursts_w;
     if (mp->row_hit >= 0)
         rh_r = rh_w = mp->row_hit;
+    if (mp->row_hit >= 0 && mp->row_hit_w >= 0)
+        rh_w = mp->row_hit_w;
     mp = &m->mp;
 
     /* memory volumes */
@@ -93,10 +95,13 @@ void mm_traffic_of(const gpu_config *cfg, const profile *p, uint32_t k, const mo
     m->dram_eff = mp->dram_efficiency > 0 ? mp->dram_efficiency : mm_dram_efficiency(cfg, &mix);
     /* accesses of spl sectors, each of whole bursts */
     m->acc_r = m->dram_read_sec / fmax(1, spl_r), m->acc_w = m->dram_write_sec / fmax(1, spl_w);
-    if (mp->row_hit < 0 && m->dram_read_sec + m->dram_write_sec > 0)
-        m->mp.row_hit = (m->acc_r * m->bursts_r * rh_r + m->acc_w * m->bursts_w * rh_w) / (m->acc_r * m->bursts_r + m->acc_w * m->bursts_w);
-    else if (mp->row_hit < 0)
-        m->mp.row_hit = rh_r;
+    /* the rate over all bursts, reads' and writes' */
+    m->row_hit = m->dram_read_sec + m->dram_write_sec > 0
+                     ? (m->acc_r * m->bursts_r * rh_r + m->acc_w * m->bursts_w * rh_w) /
+                           (m->acc_r * m->bursts_r + m->acc_w * m->bursts_w)
+                     : rh_r;
+    if (mp->row_hit < 0)
+        m->mp.row_hit = m->row_hit;
     mm_latencies(cfg, mp, m->bursts_r, &m->path);
     m->l2_sec = m->l1_miss_sec + m->store_mv + m->atom_mv;
     double miss_lines = m->load_lines * (1 - m->h1);

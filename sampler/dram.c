@@ -330,6 +330,10 @@ static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
                 ch->st.writes++;
             ch->st.row_accesses++;
             ch->st.row_hits += !r->opened;
+            if (cmd == DRAM_WR) {
+                ch->st.row_accesses_w++;
+                ch->st.row_hits_w += !r->opened;
+            }
         }
         r->opened = 0;
         if (--r->bursts == 0) {

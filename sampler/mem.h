@@ -53,6 +53,7 @@ typedef struct sim_mem_stats {
     double l1_load_sectors, l1_load_hits;
     double l2_load_sectors, l2_load_hits;
     double dram_row_hits, dram_row_accesses;
+    double dram_row_hits_w, dram_row_accesses_w; /* of them, the writes' (write-backs) */
     double dram_busy_cycles, dram_cycles; /* data-bus busy vs elapsed, summed over channels */
     double load_latency_sum, load_count;   /* data-cache loads: core cycles from access to completion */
 } sim_mem_stats;

@@ -109,6 +109,7 @@ typedef struct sim_detail {
     double mem_load_lines;        /* the lines that average is over */
     double l1_load_sectors, l1_load_hits, l2_load_sectors, l2_load_hits;
     double dram_row_hits, dram_row_accesses;
+    double dram_row_hits_w, dram_row_accesses_w; /* of them, the writes' (L2 write-backs) */
     size_t ncta;
     const sim_cta_stat *cta;      /* ncta records in launch order; valid until the next sim_kernel */
 } sim_detail;

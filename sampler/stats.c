@@ -128,6 +128,8 @@ void sim_stats_kernel_end(sim_gpu *g, uint64_t end, kresult *r)
     d->l2_load_hits = ms.l2_load_hits;
     d->dram_row_hits = ms.dram_row_hits;
     d->dram_row_accesses = ms.dram_row_accesses;
+    d->dram_row_hits_w = ms.dram_row_hits_w;
+    d->dram_row_accesses_w = ms.dram_row_accesses_w;
     d->ncta = g->ncta_stat;
     d->cta = g->cta_stat;
 }
