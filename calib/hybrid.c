@@ -727,9 +727,8 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
          * rates hold for the whole kernel. */
         sim_gpu *gl = est_sampled_sim(x, sms, 1, e);
         int whole = 0;
-        if (tr.on && bg_runs_whole(cfg, sched, p, k, &cal->params, &sc, st, &whole, e))
-            goto out;
         if (!gl || (!sh && !est_kernel_shared_lines(x, k, e)) ||
+            (tr.on && bg_runs_whole(cfg, sched, p, k, &cal->params, &sc, st, &whole, e)) ||
             trim_sample(pick, n, whole ? 0 : budget / 2, &loops, &trb, e))
             goto out;
         double bt[T_N];

@@ -372,23 +372,21 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
         if (gfull.t > 0) /* lines the SM looks up per cycle in steady state */
             lsu_rate = fmin(MM_LSU_LINES_PER_CYCLE, s.c * s.pk->warps_per_cta * (s.t.warps > 0 ? m.load_lines / s.t.warps : 0) / gfull.t);
         double pw = mp->overlap;
-        /* the start-up precedes any memory traffic, so it adds to the overlapped part */
-        total = startup + overlap(pw, t_sm, 1, m.t_dram, m.t_l2, m.t_noc);
+        /* The start-up precedes any memory traffic, so it adds to the
+         * overlapped part.  A last, partial generation runs after the full
+         * waves, with only the kernel's last CTAs left on the GPU (reduction
+         * at 4 M elements on RTX 2060: 16 of 256 CTAs, 24% of the full run's
+         * cycles with DRAM 18% busy): then each phase overlaps its own share
+         * of the memory work, as the lock-step tail below does. */
+        double f = s.ctas > 0 ? fmin(1, full * s.c * s.active / s.ctas) : 1;
+        if (gpart.t > 0 && f < 1 && t_tail <= t_gens)
+            total = startup + two_phases(pw, full * gfull.t + mp->early_extra, f, gpart.t, &m);
+        else
+            total = startup + overlap(pw, t_sm, 1, m.t_dram, m.t_l2, m.t_noc);
         /* the launch's burst of prologue loads (launch_burst) */
         t_burst = burst * fmax(m.t_dram, fmax(m.t_l2, m.t_noc));
         burst_extra = launch_burst(pw, startup, t_burst, burst, lat, t_sm, total, m.t_dram, m.t_l2, m.t_noc);
         total += burst_extra;
-        /* A last, partial generation runs after the full waves, with only
-         * the kernel's last CTAs left on the GPU (reduction at 4 M elements
-         * on RTX 2060: 16 of 256 CTAs, 24% of the full run's cycles with
-         * DRAM 18% busy): each phase overlaps its own share of the memory
-         * work, as the lock-step tail below does. */
-        double f = s.ctas > 0 ? fmin(1, full * s.c * s.active / s.ctas) : 1;
-        if (gpart.t > 0 && f < 1 && t_tail <= t_gens) {
-            total = startup + two_phases(pw, full * gfull.t + mp->early_extra, f, gpart.t, &m);
-            burst_extra = launch_burst(pw, startup, t_burst, burst, lat, t_sm, total, m.t_dram, m.t_l2, m.t_noc);
-            total += burst_extra;
-        }
         int mem_bound = fmax(m.t_dram, fmax(m.t_l2, m.t_noc)) > t_sm;
         if (lock_sms > 0 && t_tail <= t_gens && (lockstep || mem_bound)) {
             /* the lock-step tail on few SMs after the full waves: each

@@ -74,10 +74,10 @@ void mm_traffic_of(const gpu_config *cfg, const profile *p, uint32_t k, const mo
     m->bursts_r = mm_dram_bursts(cfg, fmax(1, spl_r)), m->bursts_w = mm_dram_bursts(cfg, fmax(1, spl_w));
     double rh_r = 1 - (1 - rh_stream * (spl_rr - 1) / 3.0) / m->bursts_r;
     double rh_w = 1 - (1 - rh_stream * (spl_w - 1) / 3.0) / m->bursts_w;
-    if (mp->row_hit >= 0)
-        rh_r = rh_w = mp->row_hit;
-    if (mp->row_hit >= 0 && mp->row_hit_w >= 0)
-        rh_w = mp->row_hit_w;
+    if (mp->row_hit >= 0) {
+        rh_r = mp->row_hit;
+        rh_w = mp->row_hit_w >= 0 ? mp->row_hit_w : mp->row_hit;
+    }
     mp = &m->mp;
 
     /* memory volumes */

@@ -324,16 +324,14 @@ static void issue(dram_chan *ch, int32_t ri, int cmd, uint64_t now)
     default: /* RD, WR */
         ch->st.busy += (double)ch->t->tBL * r->weight;
         if (!r->shadow) {
-            if (cmd == DRAM_RD)
+            if (cmd == DRAM_RD) {
                 ch->st.reads++;
-            else
+            } else {
                 ch->st.writes++;
-            ch->st.row_accesses++;
-            ch->st.row_hits += !r->opened;
-            if (cmd == DRAM_WR) {
-                ch->st.row_accesses_w++;
                 ch->st.row_hits_w += !r->opened;
             }
+            ch->st.row_accesses++;
+            ch->st.row_hits += !r->opened;
         }
         r->opened = 0;
         if (--r->bursts == 0) {

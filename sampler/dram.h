@@ -156,7 +156,7 @@ typedef struct dram_stats {
     double activates, precharges;   /* real traffic + refresh precharges */
     double mc_requests;             /* sectors entering the controller (real) */
     double row_hits, row_accesses;  /* column commands (real) that did / did not need an ACT */
-    double row_hits_w, row_accesses_w; /* of them, the writes' */
+    double row_hits_w;              /* of the row hits, the writes' (their accesses: `writes`) */
     double busy;                    /* data-bus busy ticks (all traffic, incl. shadow) */
     double refreshes;
 } dram_stats;

@@ -482,7 +482,7 @@ static void md_collect(const sim_mem *sm, act_counters *a, sim_mem_stats *s)
         s->dram_row_hits += st->row_hits;
         s->dram_row_accesses += st->row_accesses;
         s->dram_row_hits_w += st->row_hits_w;
-        s->dram_row_accesses_w += st->row_accesses_w;
+        s->dram_row_accesses_w += st->writes;
         s->dram_busy_cycles += st->busy;
     }
     uint64_t dt = clk_ticks_through(m->last_now, m->f_core, m->f[DOM_DRAM]);
