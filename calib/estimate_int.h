@@ -42,6 +42,9 @@ const u64set *est_kernel_shared_lines(est_ctx *x, uint32_t k, ge_err *e);
 const u64set *est_cache_shared_lines(est_cache *c, const gpu_config *cfg, uint32_t k, ge_err *e);
 int est_cache_for(const est_cache *c, const profile *p);
 size_t est_cache_size(const est_cache *c); /* entries made so far */
+/* Do the L1's lines in flight bound the model's generation (t_mshr its
+ * largest term)?  The reuse rule's clause 4 (calib/reuse_rule.c). */
+int est_inflight_binds(const model_detail *d);
 int est_hybrid_kernel(est_ctx *x, uint32_t k, const est_calibration *reuse, est_kernel *out, ge_err *e);
 /* A sample's L1 hit rate and filter shifted by the model's difference
  * between the GPU's dealing and the sample's (<= 0) plus the tail

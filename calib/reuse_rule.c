@@ -22,9 +22,16 @@
  *      the model does not move with the geometry (transpose_tiled at 2048
  *      on GTX 480: the full runs at 8, 16 and 32 KB take 921 K, 407 K and
  *      250 K cycles; the 8 KB calibration reused gave 844 K for all three).
- *      With the same geometry the bound still moves with the addresses
- *      (hotspot's launches alternate two buffers: 76 and 89 lines on V100),
- *      which the rule leaves to clause 3, as before;
+ *      Nor, where the lines in flight (whatever bounds them: MSHRs,
+ *      random or set placement) set the model's generation time at A or at
+ *      B, may they differ by more than EST_REUSE_CROWD_DELTA: a sample run
+ *      where the L1 holds too few lines in flight meets that limit in its
+ *      own L1, and its cycles and latency carry it into the fit (reduction
+ *      at 16 M elements on GTX 480: 19.8 lines at 8 KB, 50.7 at 16 KB; the
+ *      8 KB calibration reused at 16 KB gave +27% under GTO, a new sample
+ *      +5%).  With the same geometry the bound still moves with the
+ *      addresses (hotspot's launches alternate two buffers: 76 and 89
+ *      lines on V100), which the rule leaves to clause 3, as before.
  * Everything else (SM count, clocks, L2 and DRAM parameters, NoC) is
  * extrapolated analytically: the measured load latency is shifted by the
  * model's change in latency, and bandwidth bounds are recomputed.
@@ -37,7 +44,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "estimate.h"
+#include "estimate_int.h"
 #include "occupancy.h"
 #include "u64set.h"
 
@@ -97,6 +104,20 @@ int est_same_launch(const profile *p, uint32_t j, uint32_t k)
            close_rel(per_cta(mem_lines(a), a), per_cta(mem_lines(b), b), EST_LAUNCH_WORK_DELTA);
 }
 
+int est_inflight_binds(const model_detail *d)
+{
+    return d->t_mshr > fmax(d->t_interval, fmax(d->t_units, d->t_lsu));
+}
+
+/* Clause 4: an L1 of another geometry bounds the lines in flight as it did. */
+static int same_inflight(const est_calibration *c, const model_detail *d)
+{
+    if (!close_rel(d->l1_crowded, c->model_l1_crowded, EST_REUSE_CROWD_DELTA))
+        return 0;
+    return !(c->model_inflight_binds || est_inflight_binds(d)) ||
+           close_rel(d->l1_inflight, c->model_l1_inflight, EST_REUSE_CROWD_DELTA);
+}
+
 static int same_l1_geometry(const est_calibration *c, const gpu_config *cfg)
 {
     return c->l1_sets == cfg->l1d.sets && c->l1_ways == cfg->l1d.ways && c->l1_line == cfg->l1d.line_bytes;
@@ -123,5 +144,5 @@ int est_calibration_reusable(const est_calibration *c, const gpu_config *cfg, co
     return fabs(d.l1_hit - c->model_l1_hit) <= EST_REUSE_HIT_DELTA &&
            fabs(d.l1_filter - c->model_l1_filter) <= EST_REUSE_HIT_DELTA &&
            fabs(d.l2_hit - c->model_l2_hit) <= EST_REUSE_HIT_DELTA &&
-           (same_l1_geometry(c, cfg) || close_rel(d.l1_crowded, c->model_l1_crowded, EST_REUSE_CROWD_DELTA));
+           (same_l1_geometry(c, cfg) || same_inflight(c, &d));
 }

@@ -426,7 +426,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     mm_solved v = {.total = total, .startup = startup, .lat = lat, .h1lat = h1lat, .t_sm = t_sm, .t_cta = t_cta,
                    .t_tail = t_tail, .t_gens = t_gens, .gens = gens, .full = full, .tail_sms = tail_sms,
                    .gfull = gfull, .gpart = gpart, .burst = burst, .t_burst = t_burst, .burst_extra = burst_extra,
-                   .crowded = crowded};
+                   .crowded = crowded, .inflight = inflight};
     mm_report(cfg, &s, &m, &v, out, d);
     return 0;
 }

@@ -90,6 +90,8 @@ typedef struct model_detail {
     double l1_crowded;                   /* the L1's lines in flight per SM where the profile's set placement
                                           * bounds them below random placement (docs/model.md item 6);
                                           * 0 where it does not (or parameters fitted to a sample) */
+    double l1_inflight;                  /* the L1's lines in flight per SM that bound t_mshr (MSHRs, random
+                                          * or set placement: docs/model.md item 6) */
 } model_detail;
 
 /* Estimate kernel k of profile p on cfg with the given scheduler policy name

@@ -173,6 +173,7 @@ typedef struct mm_solved {
     mm_gen gfull, gpart;            /* a full and the partial generation */
     double burst, t_burst, burst_extra; /* the launch's prologue burst */
     double crowded;                 /* model_detail.l1_crowded */
+    double inflight;                /* model_detail.l1_inflight */
 } mm_solved;
 
 /* 5. The kresult, CPI stack, activity and detail of a solved kernel (report.c). */

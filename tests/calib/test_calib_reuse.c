@@ -108,7 +108,10 @@ static void loads_kernel(synth_source *s, uint64_t stride)
  * reuse; where every line falls in one set the lines in flight are bound by
  * that set's ways (4, then 2), a crowding the calibration's sample met and
  * the model does not carry: re-sample.  Consecutive lines spread over the
- * sets and are not crowded: reuse. */
+ * sets and are not crowded, but at 8 KB (32 x 2) random placement holds
+ * 19.8 lines in flight where 16 KB holds 50.7, and that bound sets the
+ * model's generation: re-sample too.  From 32 KB to 64 KB the 64 MSHRs
+ * bound both: reuse. */
 static void test_reuse_crowding(void **st)
 {
     (void)st;
@@ -143,7 +146,23 @@ static void test_reuse_crowding(void **st)
             assert_false(est_calibration_reusable(&cal, &half, sched, &p, 0));
         } else {
             assert_true(cal.model_l1_crowded == 0 && d.l1_crowded == 0);
-            assert_true(est_calibration_reusable(&cal, &half, sched, &p, 0));
+            printf("  lines in flight %.1f at 16 KB (bound binds: %d), %.1f at 8 KB (%d)\n", cal.model_l1_inflight,
+                   cal.model_inflight_binds, d.l1_inflight, (int)(d.t_mshr > fmax(d.t_interval, fmax(d.t_units, d.t_lsu))));
+            assert_true(fabs(cal.model_l1_inflight - 50.7) < 0.1 && fabs(d.l1_inflight - 19.8) < 0.1);
+            assert_true(d.t_mshr > fmax(d.t_interval, fmax(d.t_units, d.t_lsu)));
+            assert_false(est_calibration_reusable(&cal, &half, sched, &p, 0));
+            gpu_config big = cfg, bigger = cfg;
+            big.l1d.ways = cfg.l1d.ways * 2;
+            bigger.l1d.ways = cfg.l1d.ways * 4;
+            big.l1d.size_bytes = big.l1d.sets * big.l1d.ways * big.l1d.line_bytes;
+            bigger.l1d.size_bytes = bigger.l1d.sets * bigger.l1d.ways * bigger.l1d.line_bytes;
+            assert_int_equal(gcfg_validate(&big, &e), 0);
+            assert_int_equal(gcfg_validate(&bigger, &e), 0);
+            calibrated(&big, &p, &cal);
+            assert_int_equal(model_kernel(&bigger, sched, &p, 0, NULL, NULL, &kr, &d, &e), 0);
+            printf("  lines in flight %.1f at 32 KB, %.1f at 64 KB\n", cal.model_l1_inflight, d.l1_inflight);
+            assert_true(cal.model_l1_inflight == cfg.l1d.mshr_entries && d.l1_inflight == cfg.l1d.mshr_entries);
+            assert_true(est_calibration_reusable(&cal, &bigger, sched, &p, 0));
         }
         prof_free(&p);
         synth_free(&s);
