@@ -123,6 +123,10 @@ typedef struct mm_setup {
     mm_totals t;
 } mm_setup;
 
+/* The share of its slots a saturated crossbar input keeps when the other
+ * inputs send k flits per flit of its own to each output (traffic.c). */
+double mm_hol_throughput(double k);
+
 /* 2. The memory traffic (traffic.c). */
 typedef struct mm_traffic {
     model_params mp;       /* the parameters, with the row-hit rate filled in when not given */

@@ -22,6 +22,21 @@ double mm_pkt_flits(double spp, double flit_bytes)
     return (1 - f) * a + f * b;
 }
 
+/* The share of its flit slots that a crossbar input with a packet always
+ * waiting can use, when the other inputs send k flits per flit of its own to
+ * each output (uniformly spread).  Its head packet, going to a random output,
+ * finds that output carrying another input's packet with probability u (the
+ * others' utilisation of an output) and waits out its residual, half a
+ * packet of the same length on average (head-of-line blocking; Karol,
+ * Hluchyj and Morgan, IEEE Trans. Commun. 35(12), 1987, for the saturated
+ * symmetric switch).  Per packet of L flits the input thus takes
+ * L (1 + u / 2) slots, and the others move with it, u = k x eta, so
+ * eta = 1 / (1 + k eta / 2): eta = (sqrt(1 + 2k) - 1) / k. */
+double mm_hol_throughput(double k)
+{
+    return k > 1e-9 ? (sqrt(1 + 2 * k) - 1) / k : 1;
+}
+
 void mm_traffic_of(const gpu_config *cfg, const profile *p, uint32_t k, const model_params *mp, const mm_setup *s,
                    mm_traffic *m)
 {
@@ -138,7 +153,13 @@ void mm_traffic_of(const gpu_config *cfg, const profile *p, uint32_t k, const mo
     double atom_busiest = mm_atomic_busiest_slice(cfg, s->pk, m->atom_mv, s->ctas / (s->pk->nctas ? (double)s->pk->nctas : 1));
     if (atom_busiest > 0) {
         double busiest = atom_busiest + (m->l1_miss_sec + m->store_mv) / (cfg->l2.slices * l2_banks);
-        double t_atom = busiest / s->share * cfg->gpu.core_clock_mhz / cfg->gpu.l2_clock_mhz;
+        /* its replies leave through one crossbar input, blocked whenever the
+         * SM its head packet goes to takes another slice's reply: the
+         * other slices' reply data per reply of its own, per SM */
+        double own = atom_busiest + m->l1_miss_sec / cfg->l2.slices;
+        double others = m->l1_miss_sec + m->atom_mv - own;
+        double hol = others > 0 && s->sms ? mm_hol_throughput(others / own / s->sms) : 1;
+        double t_atom = busiest / hol / s->share * cfg->gpu.core_clock_mhz / cfg->gpu.l2_clock_mhz;
         if (t_atom > m->t_l2)
             m->t_l2 = t_atom;
     }

@@ -1,7 +1,7 @@
 /*
  * test_model_mem.c - the interval model's memory-side pieces against
- * hand-computed cases: DRAM efficiency, the busiest L2 slice of atomics, the
- * camping factor, and the lines an SM's L1 can keep in flight.
+ * hand-computed cases: DRAM efficiency, the busiest L2 slice of atomics and
+ * its crossbar input's head-of-line blocking, the camping factor, and the lines an SM's L1 can keep in flight.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -142,6 +142,23 @@ static void test_atomic_busiest_slice(void **st)
     assert_true(mm_atomic_busiest_slice(&cfg, &k, 360, 1) == 4 * (50 + 25));
     /* no atomics: no bound */
     assert_true(mm_atomic_busiest_slice(&cfg, &k, 0, 1) == 0);
+}
+
+/* A saturated crossbar input's share of its slots under head-of-line
+ * blocking (traffic.c, mm_hol_throughput): eta = 1 / (1 + k eta / 2). */
+static void test_hol_throughput(void **st)
+{
+    (void)st;
+    assert_true(mm_hol_throughput(0) == 1); /* no other traffic: every slot */
+    const double k[3] = {0.5, 4, 0.0875}, want[3] = {2 * (sqrt(2) - 1), 0.5, 0.959705};
+    double last = 1;
+    for (int i = 0; i < 3; i++) {
+        double eta = mm_hol_throughput(k[i]);
+        if (fabs(eta - want[i]) > 1e-5 || fabs(eta - 1 / (1 + k[i] * eta / 2)) > 1e-12)
+            fail_msg("k %.4f: eta %.6f, want %.6f", k[i], eta, want[i]);
+        if (i < 2)
+            assert_true(eta < last), last = eta; /* more traffic, fewer slots */
+    }
 }
 
 /* ---- partition camping ---- */
@@ -315,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_dram_efficiency),
         cmocka_unit_test(test_dram_efficiency_bursts),
         cmocka_unit_test(test_atomic_busiest_slice),
+        cmocka_unit_test(test_hol_throughput),
         cmocka_unit_test(test_camping_factor),
         cmocka_unit_test(test_l1_inflight),
         cmocka_unit_test(test_l1_placement),
