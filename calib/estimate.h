@@ -79,7 +79,6 @@ typedef struct est_calibration {
     /* the design point it was measured at, for the reuse rule */
     uint32_t ctas_per_sm;
     double model_l1_hit, model_l1_filter, model_l2_hit, model_latency; /* the uncalibrated model there */
-    double model_l1_crowded; /* its L1 lines in flight bounded by set placement (model_detail.l1_crowded) */
     double model_l1_inflight; /* its L1 lines in flight (model_detail.l1_inflight) ... */
     int model_inflight_binds; /* ... and whether they bound its generation (t_mshr the largest term) */
     uint32_t l1_sets, l1_ways, l1_line; /* the L1 data cache's geometry there */

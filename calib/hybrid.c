@@ -768,7 +768,6 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     cal->model_l1_filter = md.l1_filter;
     cal->model_l2_hit = md.l2_hit;
     cal->model_latency = md.load_latency;
-    cal->model_l1_crowded = md.l1_crowded;
     cal->model_l1_inflight = md.l1_inflight;
     cal->model_inflight_binds = est_inflight_binds(&md);
     cal->l1_sets = cfg->l1d.sets;

@@ -13,25 +13,26 @@
  *      in-flight merges) and L2 hit rate at B are each within
  *      EST_REUSE_HIT_DELTA of their values at A (the measured rates are then
  *      shifted by the model's change);
- *   4. if the L1's geometry (sets, ways, line size) differs, its set
- *      crowding does not: where the profile's set placement bounds the
- *      lines an SM's L1 holds in flight (model_detail.l1_crowded, docs/
- *      model.md item 6) at A or at B, that bound is within
- *      EST_REUSE_CROWD_DELTA (relative) at the other.  A sample meets the
- *      crowding in its own L1 and the fit folds it into the SM side, which
- *      the model does not move with the geometry (transpose_tiled at 2048
- *      on GTX 480: the full runs at 8, 16 and 32 KB take 921 K, 407 K and
- *      250 K cycles; the 8 KB calibration reused gave 844 K for all three).
- *      Nor, where the lines in flight (whatever bounds them: MSHRs,
- *      random or set placement) set the model's generation time at A or at
- *      B, may they differ by more than EST_REUSE_CROWD_DELTA: a sample run
- *      where the L1 holds too few lines in flight meets that limit in its
- *      own L1, and its cycles and latency carry it into the fit (reduction
- *      at 16 M elements on GTX 480: 19.8 lines at 8 KB, 50.7 at 16 KB; the
- *      8 KB calibration reused at 16 KB gave +27% under GTO, a new sample
- *      +5%).  With the same geometry the bound still moves with the
- *      addresses (hotspot's launches alternate two buffers: 76 and 89
- *      lines on V100), which the rule leaves to clause 3, as before.
+ *   4. if the L1's geometry (sets, ways, line size) differs, and its lines
+ *      in flight (model_detail.l1_inflight: the MSHRs, random placement or
+ *      the profile's set placement, docs/model.md item 6) set the
+ *      uncalibrated model's generation time (t_mshr its largest term) at A
+ *      or at B, they are within EST_REUSE_CROWD_DELTA (relative) at the
+ *      other.  A sample run on an L1 that holds too few lines in flight
+ *      meets that limit in its own L1, and its cycles and latency carry it
+ *      into the fit, which the model does not move with the geometry
+ *      (transpose_tiled at 2048 on GTX 480, every row in one set: the full
+ *      runs at 8, 16 and 32 KB take 921 K, 407 K and 250 K cycles; the 8 KB
+ *      calibration reused gave 844 K for all three; reduction at 16 M
+ *      elements on GTX 480: 19.8 lines at 8 KB, 50.7 at 16 KB; the 8 KB
+ *      calibration reused at 16 KB gave +27% under GTO, a new sample +5%).
+ *      Where they do not set the pace, crowded or not, the calibration
+ *      carries over (until 2026-11-29 any change in set crowding
+ *      re-sampled: the sgemms on V100 and RTX 2060 at the larger sizes,
+ *      crowded to 87-193 lines where they need a few, were sampled at every
+ *      L1 size).  With the same geometry the bound still moves with the
+ *      addresses (hotspot's launches alternate two buffers: 76 and 89 lines
+ *      on V100), which the rule leaves to clause 3, as before.
  * Everything else (SM count, clocks, L2 and DRAM parameters, NoC) is
  * extrapolated analytically: the measured load latency is shifted by the
  * model's change in latency, and bandwidth bounds are recomputed.
@@ -109,11 +110,10 @@ int est_inflight_binds(const model_detail *d)
     return d->t_mshr > fmax(d->t_interval, fmax(d->t_units, d->t_lsu));
 }
 
-/* Clause 4: an L1 of another geometry bounds the lines in flight as it did. */
+/* Clause 4: an L1 of another geometry bounds the lines in flight as it did
+ * where they set the model's pace. */
 static int same_inflight(const est_calibration *c, const model_detail *d)
 {
-    if (!close_rel(d->l1_crowded, c->model_l1_crowded, EST_REUSE_CROWD_DELTA))
-        return 0;
     return !(c->model_inflight_binds || est_inflight_binds(d)) ||
            close_rel(d->l1_inflight, c->model_l1_inflight, EST_REUSE_CROWD_DELTA);
 }

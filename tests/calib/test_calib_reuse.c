@@ -85,10 +85,10 @@ static void test_reuse_rule(void **st)
     synth_free(&s);
 }
 
-/* Loads only: each warp reads 8 lines, `stride` lines apart from the last
- * (1: consecutive lines; 1024: every line in set 0 of any power-of-two L1
- * of up to 1024 sets). */
-static void loads_kernel(synth_source *s, uint64_t stride)
+/* Each warp reads 8 lines, `stride` lines apart from the last (1:
+ * consecutive lines; 1024: every line in set 0 of any power-of-two L1 of up
+ * to 1024 sets), then runs `alu` independent FMAs. */
+static void loads_kernel(synth_source *s, uint64_t stride, int alu)
 {
     synth_init(s, "loads", 480, 256, 16);
     for (uint32_t c = 0; c < 480; c++)
@@ -99,74 +99,76 @@ static void loads_kernel(synth_source *s, uint64_t stride)
                 ld->ndst = 1;
                 ld->dst[0] = (uint8_t)(1 + i);
             }
+            for (int i = 0; i < alu; i++)
+                synth_add(s, c, w, ISA_OP_FP32_FMA, 0xffffffffu);
             synth_add(s, c, w, ISA_OP_EXIT, 0xffffffffu);
         }
 }
 
-/* Clause 4 of the reuse rule: halving GTX 480's L1 ways (16 KB -> 8 KB)
- * leaves a streaming kernel's hit rates at 0, so clauses 1-3 allow the
- * reuse; where every line falls in one set the lines in flight are bound by
- * that set's ways (4, then 2), a crowding the calibration's sample met and
- * the model does not carry: re-sample.  Consecutive lines spread over the
- * sets and are not crowded, but at 8 KB (32 x 2) random placement holds
- * 19.8 lines in flight where 16 KB holds 50.7, and that bound sets the
- * model's generation: re-sample too.  From 32 KB to 64 KB the 64 MSHRs
- * bound both: reuse. */
+static gpu_config gtx480_l1_ways(uint32_t ways)
+{
+    gpu_config c;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("gtx480", &c, &e), 0);
+    c.l1d.ways = ways;
+    c.l1d.size_bytes = c.l1d.sets * c.l1d.ways * c.l1d.line_bytes;
+    assert_int_equal(gcfg_validate(&c, &e), 0);
+    return c;
+}
+
+/* May kernel `stride`/`alu`'s calibration on GTX 480 with an L1 of `ways_a`
+ * ways (32 sets) serve one of `ways_b`?  Prints the lines in flight and
+ * whether they set the model's pace at either point. */
+static int reusable_across_l1(uint64_t stride, int alu, uint32_t ways_a, uint32_t ways_b)
+{
+    gpu_config a = gtx480_l1_ways(ways_a), b = gtx480_l1_ways(ways_b);
+    synth_source s;
+    loads_kernel(&s, stride, alu);
+    profile p;
+    calib_profile_of(&s, 1, &p);
+    assert_false(p.k[0].sample_is_all);
+    est_calibration cal;
+    calibrated(&a, &p, &cal);
+    assert_true(cal.valid);
+    const char *sched = a.sm.scheduler;
+    kresult kr;
+    model_detail d;
+    ge_err e;
+    assert_int_equal(model_kernel(&b, sched, &p, 0, NULL, NULL, &kr, &d, &e), 0);
+    int binds_b = d.t_mshr > fmax(d.t_interval, fmax(d.t_units, d.t_lsu));
+    /* clauses 1-3 hold: a streaming kernel's hit rates stay at 0 */
+    assert_true(fabs(d.l1_hit - cal.model_l1_hit) < 0.01 && fabs(d.l2_hit - cal.model_l2_hit) < 0.01);
+    assert_true(est_calibration_reusable(&cal, &a, sched, &p, 0)); /* the same design */
+    int ok = est_calibration_reusable(&cal, &b, sched, &p, 0);
+    printf("stride %u, %d FMAs, %u -> %u ways: lines in flight %.1f -> %.1f (set crowding %.1f), they set the "
+           "pace %d -> %d: %s\n",
+           (unsigned)stride, alu, ways_a, ways_b, cal.model_l1_inflight, d.l1_inflight, d.l1_crowded,
+           cal.model_inflight_binds, binds_b, ok ? "reuse" : "re-sample");
+    prof_free(&p);
+    synth_free(&s);
+    return ok;
+}
+
+/* Clause 4 of the reuse rule: where the L1's lines in flight set the
+ * model's pace at either point, an L1 of another geometry must hold as
+ * many.  Halving GTX 480's L1 (16 KB, 4 ways -> 8 KB, 2 ways) leaves a
+ * streaming kernel's hit rates at 0, so clauses 1-3 allow the reuse:
+ *  - every line in one set: the set's ways bound the lines in flight (4,
+ *    then 2), a crowding the sample met and the model does not carry;
+ *  - consecutive lines: random placement holds 50.7, then 19.8;
+ * both re-sample.  With 2,000 FMAs per warp consecutive lines set the pace
+ * at neither size: reuse; lines in one set still do at 8 KB (2 in flight):
+ * re-sample, but not at 16 or 32 KB (4 and 8): reuse, crowded or not.  From
+ * 32 KB to 64 KB the 64 MSHRs bound both: reuse. */
 static void test_reuse_crowding(void **st)
 {
     (void)st;
-    gpu_config cfg, half;
-    ge_err e;
-    assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
-    half = cfg;
-    half.l1d.ways = cfg.l1d.ways / 2;
-    half.l1d.size_bytes = half.l1d.sets * half.l1d.ways * half.l1d.line_bytes;
-    assert_int_equal(gcfg_validate(&half, &e), 0);
-    const uint64_t strides[2] = {1024, 1};
-    for (int i = 0; i < 2; i++) {
-        synth_source s;
-        loads_kernel(&s, strides[i]);
-        profile p;
-        calib_profile_of(&s, 1, &p);
-        assert_false(p.k[0].sample_is_all);
-        est_calibration cal;
-        calibrated(&cfg, &p, &cal);
-        assert_true(cal.valid);
-        const char *sched = cfg.sm.scheduler;
-        kresult kr;
-        model_detail d;
-        assert_int_equal(model_kernel(&half, sched, &p, 0, NULL, NULL, &kr, &d, &e), 0);
-        printf("stride %u lines: lines in flight bound by set crowding %.2f at 16 KB, %.2f at 8 KB; "
-               "hit rates %.3f -> %.3f\n",
-               (unsigned)strides[i], cal.model_l1_crowded, d.l1_crowded, cal.model_l1_hit, d.l1_hit);
-        assert_true(fabs(d.l1_hit - cal.model_l1_hit) < 0.01 && fabs(d.l2_hit - cal.model_l2_hit) < 0.01);
-        assert_true(est_calibration_reusable(&cal, &cfg, sched, &p, 0)); /* the same design */
-        if (strides[i] > 1) {
-            assert_true(fabs(cal.model_l1_crowded - 4) < 0.5 && fabs(d.l1_crowded - 2) < 0.5);
-            assert_false(est_calibration_reusable(&cal, &half, sched, &p, 0));
-        } else {
-            assert_true(cal.model_l1_crowded == 0 && d.l1_crowded == 0);
-            printf("  lines in flight %.1f at 16 KB (bound binds: %d), %.1f at 8 KB (%d)\n", cal.model_l1_inflight,
-                   cal.model_inflight_binds, d.l1_inflight, (int)(d.t_mshr > fmax(d.t_interval, fmax(d.t_units, d.t_lsu))));
-            assert_true(fabs(cal.model_l1_inflight - 50.7) < 0.1 && fabs(d.l1_inflight - 19.8) < 0.1);
-            assert_true(d.t_mshr > fmax(d.t_interval, fmax(d.t_units, d.t_lsu)));
-            assert_false(est_calibration_reusable(&cal, &half, sched, &p, 0));
-            gpu_config big = cfg, bigger = cfg;
-            big.l1d.ways = cfg.l1d.ways * 2;
-            bigger.l1d.ways = cfg.l1d.ways * 4;
-            big.l1d.size_bytes = big.l1d.sets * big.l1d.ways * big.l1d.line_bytes;
-            bigger.l1d.size_bytes = bigger.l1d.sets * bigger.l1d.ways * bigger.l1d.line_bytes;
-            assert_int_equal(gcfg_validate(&big, &e), 0);
-            assert_int_equal(gcfg_validate(&bigger, &e), 0);
-            calibrated(&big, &p, &cal);
-            assert_int_equal(model_kernel(&bigger, sched, &p, 0, NULL, NULL, &kr, &d, &e), 0);
-            printf("  lines in flight %.1f at 32 KB, %.1f at 64 KB\n", cal.model_l1_inflight, d.l1_inflight);
-            assert_true(cal.model_l1_inflight == cfg.l1d.mshr_entries && d.l1_inflight == cfg.l1d.mshr_entries);
-            assert_true(est_calibration_reusable(&cal, &bigger, sched, &p, 0));
-        }
-        prof_free(&p);
-        synth_free(&s);
-    }
+    assert_false(reusable_across_l1(1024, 0, 4, 2));
+    assert_false(reusable_across_l1(1, 0, 4, 2));
+    assert_true(reusable_across_l1(1, 2000, 4, 2));
+    assert_false(reusable_across_l1(1024, 2000, 4, 2));
+    assert_true(reusable_across_l1(1024, 2000, 4, 8));
+    assert_true(reusable_across_l1(1, 0, 8, 16));
 }
 
 /* Three launches of one kernel doing the same work: the first is sampled;
