@@ -15,7 +15,7 @@
 
 #include "calib_fixture.h"
 #include "config_registry.h"
-#include "estimate.h"
+#include "estimate_int.h"
 #include "synth.h"
 
 /* Kernel 0's hybrid estimate on cfg, its calibration in *cal (no reuse). */
@@ -135,7 +135,7 @@ static int reusable_across_l1(uint64_t stride, int alu, uint32_t ways_a, uint32_
     model_detail d;
     ge_err e;
     assert_int_equal(model_kernel(&b, sched, &p, 0, NULL, NULL, &kr, &d, &e), 0);
-    int binds_b = d.t_mshr > fmax(d.t_interval, fmax(d.t_units, d.t_lsu));
+    int binds_b = est_inflight_binds(&d);
     /* clauses 1-3 hold: a streaming kernel's hit rates stay at 0 */
     assert_true(fabs(d.l1_hit - cal.model_l1_hit) < 0.01 && fabs(d.l2_hit - cal.model_l2_hit) < 0.01);
     assert_true(est_calibration_reusable(&cal, &a, sched, &p, 0)); /* the same design */
