@@ -31,7 +31,7 @@
  *                  [--size NAME=N[,NAME=N...]]   (sizes other than the defaults)
  *                  [--reuse]                     (hybrid reuses calibrations as a sweep does)
  *                  [--background 0|1|2] [--sample-sms N] [--sample-rounds N] [--sample-insts N]
- *                  (hybrid-mode options)
+ *                  [--sample-phases N]           (hybrid-mode options)
  */
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -54,6 +54,7 @@
 static const char *const scheds[NSCHED] = {"lrr", "gto"};
 static const double l1_factor[NL1] = {0.5, 1.0, 2.0};
 static int background = 1, sample_sms = 1, sample_rounds = 0, sample_insts = -1; /* 0, -1: the estimator's default */
+static int sample_phases;     /* 0: the estimator's default */
 static const char *size_list; /* --size: "name=N,name=N" */
 static int reuse;             /* --reuse: the hybrid's points run as sweep groups */
 
@@ -174,6 +175,8 @@ static void run_point(const profile *p, const profile *pall, est_cache *cache, e
         o.sample_rounds = (uint32_t)sample_rounds;
     if (sample_insts >= 0)
         o.sample_insts = (uint64_t)sample_insts;
+    if (sample_phases)
+        o.sample_phases = (uint32_t)sample_phases;
     est_kernel *r;
     double t0 = cpu_now();
     o.mode = EST_MODEL;
@@ -338,6 +341,7 @@ static const char HELP[] =
     "  --sample-sms N       hybrid: SMs simulated in detail (default 1)\n"
     "  --sample-rounds N    hybrid: CTA generations per sampled SM, at most (1..64; default 2, or 4 for long kernels)\n"
     "  --sample-insts N     hybrid: trim samples above N warp instructions per SM (0 = never; default 32768)\n"
+    "  --sample-phases N    hybrid: start phases the sample runs alone at, averaged (1..16; default 1)\n"
     "  -h, --help           this text\n";
 
 int main(int argc, char **argv)
@@ -362,6 +366,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--sample-sms") && i + 1 < argc && int_arg(argv[i + 1], 1, 1024, &sample_sms))
             i++;
         else if (!strcmp(argv[i], "--sample-rounds") && i + 1 < argc && int_arg(argv[i + 1], 1, 64, &sample_rounds))
+            i++;
+        else if (!strcmp(argv[i], "--sample-phases") && i + 1 < argc && int_arg(argv[i + 1], 1, 16, &sample_phases))
             i++;
         else if (!strcmp(argv[i], "--sample-insts") && i + 1 < argc &&
                  int_arg(argv[i + 1], 0, 1000000000, &sample_insts))

@@ -25,6 +25,7 @@ void est_options_default(est_options *o)
     o->mode = EST_HYBRID;
     o->sample_sms = 1;
     o->sample_insts = EST_SAMPLE_INSTS;
+    o->sample_phases = EST_SAMPLE_PHASES;
     o->background = 1;
 }
 

@@ -34,6 +34,10 @@ int est_mode_by_name(const char *name);
 #define EST_SAMPLE_INSTS 32768
 #define EST_SAMPLE_INSTS_STR "32768"
 
+/* Default start phases of a hybrid sample's alone run (est_options.sample_phases). */
+#define EST_SAMPLE_PHASES 1
+#define EST_SAMPLE_PHASES_STR "1"
+
 typedef struct est_options {
     est_mode mode;
     const char *scheduler;  /* NULL = the config's */
@@ -44,6 +48,9 @@ typedef struct est_options {
                              * sampled SM runs with its CTAs' loops trimmed, at two lengths, and
                              * is extrapolated to the whole; the background run gets half of it
                              * (calib/trim.h; 0: run samples whole; default EST_SAMPLE_INSTS) */
+    uint32_t sample_phases; /* hybrid: the sample runs alone this many times, each start a few
+                             * cycles later against the memory clocks, and the runs' totals are
+                             * averaged (calib/hybrid.c; 0 or 1: one run; default EST_SAMPLE_PHASES) */
     int background;         /* hybrid: 1 (default) also runs the sample with the other SMs' traffic
                              * replayed (sampler/mem.h) to measure L2 and DRAM rates under load,
                              * when those rates can move the estimate by 2% or more (calib/hybrid.c),
@@ -76,6 +83,8 @@ typedef struct est_calibration {
     double error_burst;    /* its launch-burst term (hybrid.c burst_term) */
     double error_placement; /* its last-wave placement term (hybrid.c placement_term) */
     double error_warm;     /* its cold/warm term (hybrid.c, warm_share; 0 for one run) */
+    double error_phase;    /* its timing-mode term: half the spread of the start phases' sample
+                            * cycles over their mean (0 for one phase) */
     /* the design point it was measured at, for the reuse rule */
     uint32_t ctas_per_sm;
     double model_l1_hit, model_l1_filter, model_l2_hit, model_latency; /* the uncalibrated model there */

@@ -11,9 +11,11 @@
  *    what the earlier kernels left there (est_warm_l2).  Alone, which
  *    measures the SM side: the L1 hit and filter rates, the unloaded load
  *    latency (its ratio to the model's gives `latency_scale`) and the
- *    cycles; for a kernel of more CTAs than the GPU holds at once, also on
- *    an L2 holding the lines many SMs share, as the later generations find
- *    it, the two runs weighed by the CTAs they stand for (warm_share).
+ *    cycles, averaged over `sample_phases` starts a few cycles apart
+ *    (average_phases); for a kernel of more CTAs than the GPU holds at
+ *    once, also on an L2 holding the lines many SMs share, as the later
+ *    generations find it, the two runs weighed by the CTAs they stand for
+ *    (warm_share).
  *    Then, if they can move the estimate (bg_matters), with the
  *    memory system in background mode (the other SMs' traffic replayed
  *    around it, sampler/mem.h), which measures the L2 hit rate and the DRAM
@@ -57,8 +59,10 @@
  * for a trimmed sample 0.05 x the share of its cycles the trims extrapolated,
  * for a sample weighed from a cold and a warm run the smaller weight times
  * the two runs' difference in cycles over the weighed cycles,
- * when the background run measured the DRAM row-hit rate, the relative
- * change of the kernel's modelled cycles with that rate 0.3 lower
+ * for a sample run at several start phases half the range of their cycles
+ * over the mean (average_phases), when the background run measured the
+ * DRAM row-hit rate, the relative change of the kernel's modelled cycles
+ * with that rate 0.3 lower
  * (row_sensitivity), when the model's heaviest-CTA floor sets the
  * estimate, the share of the cycles it adds (tail_term), and half the
  * difference the last wave's placement makes (placement_term).
@@ -78,6 +82,7 @@
 #define EST_LONG_GENERATIONS 8 /* generations per SM from which the sample runs 4 rounds, not 2 */
 #define EST_ERR_TRIM_WEIGHT 0.05 /* error per unit of the sample's cycles extrapolated by trimming */
 #define EST_ERR_ROW_DROP 0.3     /* how far the background run's DRAM row-hit rate may be too high */
+#define EST_PHASE_STEP 3 /* core cycles between a sample's start phases (average_phases; 3 and 7 measured alike) */
 #define EST_ERR_PLACEMENT_WEIGHT 0.5 /* placement_term: the tail lies between the two placements */
 #define EST_TRIM_MIN_KEEP 4     /* iterations the longer trim keeps at least */
 #define EST_TRIM_MIN_DROP 0.3   /* trim only when the longer trim drops this share of the sample */
@@ -366,10 +371,11 @@ static void warm_shared(const est_ctx *x, sim_gpu *g, const u64set *sh)
             put += sim_l2_preload(g, &line, &all, 1);
 }
 
-/* Run the sample; with `warm` (the kernel's shared lines), on an L2 that
+/* Run the sample, `delay` core cycles after the simulator's last kernel
+ * ended (sim_idle); with `warm` (the kernel's shared lines), on an L2 that
  * holds them besides what earlier kernels left. */
 static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, size_t n, const u64set *warm,
-                      double *t, ge_err *e)
+                      uint64_t delay, double *t, ge_err *e)
 {
     kresult r;
     if (warm)
@@ -377,6 +383,7 @@ static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, s
     est_warm_l2(x, g, k, ctas, n);
     if (warm)
         warm_shared(x, g, warm);
+    sim_idle(g, delay);
     if (est_sim_ctas(g, x->p, k, ctas, n, &r, e))
         return -1;
     const sim_detail *d = sim_last_detail(g);
@@ -397,12 +404,13 @@ static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, s
     return 0;
 }
 
-/* Simulate the sample on g into t[T_N].  Trimmed, at both levels, each
- * from an L2 holding only what earlier kernels left (not the other level's
- * data): every total grows about linearly in the instructions kept, so the
- * difference between the levels gives what the instructions the longer
- * level drops add -- phase by phase, the epilogue's share of the traffic
- * shrinking as it does in the whole sample.  *share (optional) gets the
+/* Simulate the sample on g into t[T_N], each run `delay` cycles late
+ * (run_sample).  Trimmed, at both levels, each from an L2 holding only
+ * what earlier kernels left (not the other level's data): every total
+ * grows about linearly in the instructions kept, so the difference between
+ * the levels gives what the instructions the longer level drops add --
+ * phase by phase, the epilogue's share of the traffic shrinking as it does
+ * in the whole sample.  *share (optional) gets the
  * fraction of the cycles so extrapolated (0 untrimmed), *fall (optional)
  * how far the L1 hit rate of the load sectors the longer level adds lies
  * below the shorter level's rate (0 untrimmed).  A start-up's cold misses
@@ -410,20 +418,20 @@ static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, s
  * the loops thrash the L1 more as they run, which the extrapolation does
  * not carry on. */
 static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const ws_cta **pick, size_t n,
-                   const u64set *warm, double *t, double *share, double *fall, ge_err *e)
+                   const u64set *warm, uint64_t delay, double *t, double *share, double *fall, ge_err *e)
 {
     if (share)
         *share = 0;
     if (fall)
         *fall = 0;
     if (!tr->on)
-        return run_sample(x, g, k, pick, n, warm, t, e);
+        return run_sample(x, g, k, pick, n, warm, delay, t, e);
     double a[T_N];
     sim_l2_flush(g);
-    if (run_sample(x, g, k, tr->ptr[0], n, warm, a, e))
+    if (run_sample(x, g, k, tr->ptr[0], n, warm, delay, a, e))
         return -1;
     sim_l2_flush(g);
-    if (run_sample(x, g, k, tr->ptr[1], n, warm, t, e))
+    if (run_sample(x, g, k, tr->ptr[1], n, warm, delay, t, e))
         return -1;
     double f = tr->dropped[1] / (tr->dropped[0] - tr->dropped[1]), c2 = t[T_CYCLES];
     if (fall && a[T_L1_SECTORS] > 0 && t[T_L1_SECTORS] > a[T_L1_SECTORS])
@@ -445,6 +453,41 @@ static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const 
         t[T_SPREAD] *= t[T_CYCLES] / c2;
     if (share && t[T_CYCLES] > 0)
         *share = (t[T_CYCLES] - c2) / t[T_CYCLES];
+    return 0;
+}
+
+/* Start phases (docs/hybrid.md step 2): a lone SM's CTAs, started in lock
+ * step, can settle into one of two timing modes, and where the start falls
+ * against the L2, crossbar and DRAM clocks and the refresh schedule picks
+ * the mode -- one DRAM tick can switch it (sgemm_naive at 160 x 160 on
+ * RTX 2060 under LRR: the estimate 119,797 cycles with the sample started
+ * as the simulator stands, 83,120 with it started 2 cycles later; the full
+ * GPU 83,219).  A GPU's SMs start at many phases and average the modes.
+ * So the sample's alone run st, made at no delay, runs again with its
+ * starts EST_PHASE_STEP, 2 EST_PHASE_STEP, ... cycles later, `phases` runs
+ * in all, and st becomes their mean; *spread gets half the range of their
+ * cycles over the mean (an error term), *share the mean share of the
+ * cycles that trimming extrapolated. */
+static int average_phases(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const ws_cta **pick, size_t n,
+                          uint32_t phases, double *st, double *share, double *spread, ge_err *e)
+{
+    double sum[T_N], lo = st[T_CYCLES], hi = st[T_CYCLES], sh = *share;
+    memcpy(sum, st, sizeof sum);
+    for (uint32_t i = 1; i < phases; i++) {
+        double t[T_N], s;
+        sim_l2_flush(g); /* not the last run's lines (run_sample warms it again) */
+        if (measure(x, g, k, tr, pick, n, NULL, (uint64_t)i * EST_PHASE_STEP, t, &s, NULL, e))
+            return -1;
+        for (int j = 0; j < T_N; j++)
+            sum[j] += t[j];
+        sh += s;
+        lo = fmin(lo, t[T_CYCLES]);
+        hi = fmax(hi, t[T_CYCLES]);
+    }
+    for (int j = 0; j < T_N; j++)
+        st[j] = sum[j] / phases;
+    *share = sh / phases;
+    *spread = st[T_CYCLES] > 0 ? (hi - lo) / (2 * st[T_CYCLES]) : 0;
     return 0;
 }
 
@@ -679,7 +722,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         goto out;
     double st[T_N], share, fall;
     for (;;) {
-        if (trim_sample(pick, n, budget, &loops, &tr, e) || measure(x, g, k, &tr, pick, n, NULL, st, &share, &fall, e))
+        if (trim_sample(pick, n, budget, &loops, &tr, e) || measure(x, g, k, &tr, pick, n, NULL, 0, st, &share, &fall, e))
             goto out;
         if (!tr.on || fall <= EST_TRIM_L1_DRIFT || budget >= EST_TRIM_MAX_GROWTH * (double)x->o->sample_insts * sms)
             break;
@@ -687,6 +730,13 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
         budget *= 2;
         sim_l2_flush(g); /* not the lines of the attempt just dropped (run_sample warms it again) */
     }
+    /* The same sample started at other phases (average_phases).  (Not
+     * after a kernel this simulator ran whole, whose L2 the runs' flushes
+     * would lose, as for the warm run below.) */
+    double phase = 0;
+    if (x->o->sample_phases > 1 && g != x->ran_prev &&
+        average_phases(x, g, k, &tr, pick, n, x->o->sample_phases, st, &share, &phase, e))
+        goto out;
     /* The kernel's CTAs after the first generation meet a warm L2: the
      * sample's totals are those of a cold and a warm run, weighed by the
      * CTAs each stands for.  (Not after a kernel this simulator ran whole,
@@ -698,7 +748,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     double warm = 0; /* error term: the weighing is an interpolation between the two runs */
     if (sh && sh->count) {
         double sw[T_N], share_w, cold = st[T_CYCLES];
-        if (measure(x, g, k, &tr, pick, n, sh, sw, &share_w, NULL, e))
+        if (measure(x, g, k, &tr, pick, n, sh, 0, sw, &share_w, NULL, e))
             goto out;
         for (int i = 0; i < T_N; i++)
             st[i] = (1 - w) * st[i] + w * sw[i];
@@ -732,7 +782,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
             trim_sample(pick, n, whole ? 0 : budget / 2, &loops, &trb, e))
             goto out;
         double bt[T_N];
-        if (measure(x, gl, k, &trb, pick, n, NULL, bt, NULL, NULL, e))
+        if (measure(x, gl, k, &trb, pick, n, NULL, 0, bt, NULL, NULL, e))
             goto out;
         if (bt[T_L2_SECTORS] > 0)
             cal->params.l2_hit = bt[T_L2_HITS] / bt[T_L2_SECTORS];
@@ -755,8 +805,9 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     double mod = EST_ERR_MODEL_WEIGHT * fabs(log(cal->params.sm_scale > 0 ? cal->params.sm_scale : 1));
     double trim = EST_ERR_TRIM_WEIGHT * share;
     /* est_hybrid_kernel adds the row-hit and floor terms */
-    cal->error = sqrt(samp * samp + mod * mod + trim * trim + warm * warm);
+    cal->error = sqrt(samp * samp + mod * mod + trim * trim + warm * warm + phase * phase);
     cal->error_warm = warm;
+    cal->error_phase = phase;
     cal->ctas_per_sm = occ.ctas_per_sm;
     /* the uncalibrated model here, for the reuse rule */
     model_params base;

@@ -75,6 +75,8 @@ static void run_point(sweep_job *j, sweep_point *pt, est_calibration *cals)
         eo.sample_sms = s->sample_sms;
     if (s->sample_rounds)
         eo.sample_rounds = s->sample_rounds;
+    if (s->sample_phases)
+        eo.sample_phases = s->sample_phases;
     if (s->sample_insts)
         eo.sample_insts = s->sample_insts > 0 ? (uint64_t)s->sample_insts : 0;
     est_kernel *res;

@@ -38,6 +38,7 @@ typedef struct sweep_spec {
     uint32_t threads;
     uint32_t sample_sms;
     uint32_t sample_rounds;      /* hybrid: est_options.sample_rounds; 0 = its default */
+    uint32_t sample_phases;      /* hybrid: est_options.sample_phases; 0 = its default */
     int64_t sample_insts;        /* hybrid: est_options.sample_insts; 0 = its default, < 0 = never trim */
 } sweep_spec;
 

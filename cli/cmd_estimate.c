@@ -58,6 +58,8 @@ static void usage(FILE *f)
             "                     row-hit rate moves the estimate by 10%% or more) and extrapolate; up to\n"
             "                     4N while the sample's L1 hit rate falls as its loops run\n"
             "                     (temporal sampling; 0 = never; default " EST_SAMPLE_INSTS_STR ")\n"
+            "  --sample-phases N  hybrid mode: run the sample alone N times, each start 3 cycles later\n"
+            "                     against the memory clocks, and average (1..16; default " EST_SAMPLE_PHASES_STR ")\n"
             "  --json             JSON output\n"
             "  --csv              CSV output (one row per kernel and a total row)\n"
             "  -h, --help         this help\n");
@@ -87,6 +89,7 @@ static int parse(int argc, char **argv, est_args *a)
                                          {"sample-sms", required_argument, 0, 'A'},
                                          {"sample-insts", required_argument, 0, 'I'},
                                          {"sample-rounds", required_argument, 0, 'R'},
+                                         {"sample-phases", required_argument, 0, 'P'},
                                          {"json", no_argument, 0, 'j'},
                                          {"csv", no_argument, 0, 'v'},
                                          {"help", no_argument, 0, 'h'},
@@ -125,6 +128,11 @@ static int parse(int argc, char **argv, est_args *a)
             if (cli_parse_u64(optarg, 64, &v) || v == 0)
                 return fprintf(stderr, "gpuest estimate: --sample-rounds needs a number in 1..64\n"), -1;
             a->eo.sample_rounds = (uint32_t)v;
+            break;
+        case 'P':
+            if (cli_parse_u64(optarg, 16, &v) || v == 0)
+                return fprintf(stderr, "gpuest estimate: --sample-phases needs a number in 1..16\n"), -1;
+            a->eo.sample_phases = (uint32_t)v;
             break;
         case 'I':
             if (cli_parse_u64(optarg, UINT32_MAX, &a->eo.sample_insts))
@@ -184,18 +192,19 @@ typedef struct {
     est_mode mode;
 } est_cols;
 
-static const char *const est_col_names[] = {"sampled_ctas", "reused_calibrations", "error_estimate", "error_row_hit",
-                                            "estimate_ms"};
+static const char *const est_col_names[] = {"sampled_ctas",  "reused_calibrations", "error_estimate",
+                                            "error_row_hit", "error_phase",         "estimate_ms"};
 
 static double est_value(void *ctx, size_t i, int c)
 {
     const est_cols *x = ctx;
-    double sampled = 0, reused = 0, err = 0, err_row = 0, ms = 0, cyc = 0;
+    double sampled = 0, reused = 0, err = 0, err_row = 0, err_phase = 0, ms = 0, cyc = 0;
     for (size_t k = (i < x->n ? i : 0); k < (i < x->n ? i + 1 : x->n); k++) {
         sampled += (double)x->k[k].r.sampled_ctas;
         reused += x->k[k].reused;
         err += x->k[k].r.error_estimate * x->k[k].r.cycles; /* cycle-weighted for the total */
         err_row += x->k[k].cal.error_row * x->k[k].r.cycles;
+        err_phase += x->k[k].cal.error_phase * x->k[k].r.cycles;
         cyc += x->k[k].r.cycles;
         ms += x->k[k].wall_s * 1e3;
     }
@@ -204,7 +213,8 @@ static double est_value(void *ctx, size_t i, int c)
     case 1: return reused;
     case 2: return cyc > 0 ? err / cyc : 0;
     case 3: return cyc > 0 ? err_row / cyc : 0;
-    case 4: return ms;
+    case 4: return cyc > 0 ? err_phase / cyc : 0;
+    case 5: return ms;
     default: return NAN;
     }
 }
@@ -229,7 +239,7 @@ static int report(const gpu_config *cfg, const est_args *a, const est_kernel *k,
         return -1;
     }
     est_cols ec = {k, n, a->eo.mode};
-    cli_report_extra own = {5, est_col_names, est_value, est_json, &ec};
+    cli_report_extra own = {sizeof est_col_names / sizeof *est_col_names, est_col_names, est_value, est_json, &ec};
     cli_extra_pair pair;
     cli_extra_pair_init(&pair, &own, &pw.extra);
     cli_report r = {a->config, a->profile_path ? a->profile_path : a->spec, kr, n, &pair.extra};

@@ -44,6 +44,8 @@ static void usage(FILE *f)
             "                      row-hit rate moves the estimate by 10%% or more) and extrapolate; up to\n"
             "                      4N while the sample's L1 hit rate falls as its loops run\n"
             "                      (0 = never; default " EST_SAMPLE_INSTS_STR ")\n"
+            "  --sample-phases N   hybrid: run each sample alone N times, each start 3 cycles later\n"
+            "                      against the memory clocks, and average (1..16; default " EST_SAMPLE_PHASES_STR ")\n"
             "  -o, --output FILE   also write the points as CSV to FILE\n"
             "  --csv               CSV on stdout instead of the table\n"
             "  --json              JSON on stdout\n"
@@ -185,6 +187,7 @@ int cmd_sweep(int argc, char **argv)
                                          {"sample-sms", required_argument, 0, 'A'},
                                          {"sample-insts", required_argument, 0, 'I'},
                                          {"sample-rounds", required_argument, 0, 'R'},
+                                         {"sample-phases", required_argument, 0, 'P'},
                                          {"output", required_argument, 0, 'o'},
                                          {"csv", no_argument, 0, 'C'},
                                          {"json", no_argument, 0, 'j'},
@@ -245,6 +248,11 @@ int cmd_sweep(int argc, char **argv)
             if (cli_parse_u64(optarg, 64, &v) || v == 0)
                 return fprintf(stderr, "gpuest sweep: --sample-rounds needs a number in 1..64\n"), 2;
             s.sample_rounds = (uint32_t)v;
+            break;
+        case 'P':
+            if (cli_parse_u64(optarg, 16, &v) || v == 0)
+                return fprintf(stderr, "gpuest sweep: --sample-phases needs a number in 1..16\n"), 2;
+            s.sample_phases = (uint32_t)v;
             break;
         case 'I':
             if (cli_parse_u64(optarg, UINT32_MAX, &v))

@@ -228,6 +228,8 @@ void sim_l2_flush(sim_gpu *g)
         g->mem->ops->l2_flush(g->mem);
 }
 
+void sim_idle(sim_gpu *g, uint64_t cycles) { g->now += cycles; }
+
 size_t sim_l2_preload_code(sim_gpu *g, const ws_kernel *k, const ws_cta *const *ctas, size_t n,
                            const uint64_t *pc_lines, size_t npc)
 {

@@ -143,6 +143,12 @@ size_t sim_l2_preload(sim_gpu *g, const uint64_t *lines, const uint8_t *sectors,
  * back), as a newly created simulator's; then sim_l2_preload can warm it. */
 void sim_l2_flush(sim_gpu *g);
 
+/* Between kernels: let `cycles` core cycles pass with no kernel running, so
+ * that the next kernel starts that much later against the L2, crossbar and
+ * DRAM clocks and the DRAM refresh schedule (calib/hybrid.c runs a sample
+ * at more than one such phase). */
+void sim_idle(sim_gpu *g, uint64_t cycles);
+
 /* Between kernels: put kernel k's code lines, as the given CTAs execute it,
  * into the L2, as a GPU that ran an earlier launch of the same code would
  * have it (sm.h, SIM_CODE_BASE).  With pc_lines (npc ascending 128-byte

@@ -773,6 +773,53 @@ static void test_first_spread(void **st)
     assert_true(est_first_spread(&d) == -1);
 }
 
+/* Start phases (hybrid.c, average_phases): with N of them the sample runs
+ * alone N times, run i started 3 i cycles later against the memory clocks,
+ * and the calibration keeps the runs' mean cycles; the error estimate
+ * carries half their range over the mean.  The runs are the same whatever
+ * N (run 0 is the one-phase run), so the sample cycles with 1, 2 and 3
+ * phases give each run's cycles, from which the terms follow.  (100 CTAs
+ * on GTX 480 run in one generation: no warm run is weighed in.) */
+static void test_start_phases(void **st)
+{
+    (void)st;
+    synth_source s;
+    calib_build(&s, 100, 32);
+    profile p;
+    calib_profile_of(&s, 1, &p);
+    gpu_config cfg;
+    ge_err e;
+    assert_int_equal(gcfg_load_named("gtx480", &cfg, &e), 0);
+    est_options o;
+    est_options_default(&o);
+    assert_int_equal(o.sample_phases, EST_SAMPLE_PHASES);
+    double mean[3], term[3], est[3];
+    for (uint32_t n = 1; n <= 3; n++) {
+        o.sample_phases = n;
+        est_kernel *r;
+        assert_int_equal(est_profile(&cfg, &p, &o, NULL, &r, &e), 0);
+        assert_false(r[0].simulated_full);
+        mean[n - 1] = r[0].cal.sample_cycles;
+        term[n - 1] = r[0].cal.error_phase;
+        est[n - 1] = r[0].r.error_estimate;
+        free(r);
+    }
+    double c[3] = {mean[0], 2 * mean[1] - mean[0], 3 * mean[2] - 2 * mean[1]};
+    printf("sample cycles at start delays 0, 3, 6: %.0f %.0f %.0f; phase terms %.4f %.4f\n", c[0], c[1], c[2],
+           term[1], term[2]);
+    for (int i = 1; i < 3; i++) /* a few cycles' delay moves a run by far less than half */
+        assert_true(c[i] > 0.5 * c[0] && c[i] < 2 * c[0]);
+    double lo2 = fmin(c[0], c[1]), hi2 = fmax(c[0], c[1]);
+    double lo3 = fmin(lo2, c[2]), hi3 = fmax(hi2, c[2]);
+    assert_true(term[0] == 0);
+    assert_true(fabs(term[1] - (hi2 - lo2) / (2 * mean[1])) < 1e-9);
+    assert_true(fabs(term[2] - (hi3 - lo3) / (2 * mean[2])) < 1e-9);
+    for (int i = 0; i < 3; i++)
+        assert_true(est[i] >= term[i] - 1e-12);
+    prof_free(&p);
+    synth_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -781,6 +828,7 @@ int main(void)
         cmocka_unit_test(test_pareto), cmocka_unit_test(test_background_when_it_matters),
         cmocka_unit_test(test_sample_rounds), cmocka_unit_test(test_row_hit_error_term),
         cmocka_unit_test(test_l1_dealing), cmocka_unit_test(test_dealing_shift_rates), cmocka_unit_test(test_tail_weights), cmocka_unit_test(test_warm_shared), cmocka_unit_test(test_early_extra), cmocka_unit_test(test_first_spread),
+        cmocka_unit_test(test_start_phases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
