@@ -34,9 +34,12 @@ int est_mode_by_name(const char *name);
 #define EST_SAMPLE_INSTS 32768
 #define EST_SAMPLE_INSTS_STR "32768"
 
-/* Default start phases of a hybrid sample's alone run (est_options.sample_phases). */
+/* Default start phases of a hybrid sample's alone run (est_options.sample_phases), and
+ * the core cycles between two starts (calib/hybrid.c average_phases; 3 and 7 measured alike). */
 #define EST_SAMPLE_PHASES 1
 #define EST_SAMPLE_PHASES_STR "1"
+#define EST_PHASE_STEP 3
+#define EST_PHASE_STEP_STR "3"
 
 typedef struct est_options {
     est_mode mode;

@@ -82,7 +82,6 @@
 #define EST_LONG_GENERATIONS 8 /* generations per SM from which the sample runs 4 rounds, not 2 */
 #define EST_ERR_TRIM_WEIGHT 0.05 /* error per unit of the sample's cycles extrapolated by trimming */
 #define EST_ERR_ROW_DROP 0.3     /* how far the background run's DRAM row-hit rate may be too high */
-#define EST_PHASE_STEP 3 /* core cycles between a sample's start phases (average_phases; 3 and 7 measured alike) */
 #define EST_ERR_PLACEMENT_WEIGHT 0.5 /* placement_term: the tail lies between the two placements */
 #define EST_TRIM_MIN_KEEP 4     /* iterations the longer trim keeps at least */
 #define EST_TRIM_MIN_DROP 0.3   /* trim only when the longer trim drops this share of the sample */

@@ -58,7 +58,7 @@ static void usage(FILE *f)
             "                     row-hit rate moves the estimate by 10%% or more) and extrapolate; up to\n"
             "                     4N while the sample's L1 hit rate falls as its loops run\n"
             "                     (temporal sampling; 0 = never; default " EST_SAMPLE_INSTS_STR ")\n"
-            "  --sample-phases N  hybrid mode: run the sample alone N times, each start 3 cycles later\n"
+            "  --sample-phases N  hybrid mode: run the sample alone N times, each start " EST_PHASE_STEP_STR " cycles later\n"
             "                     against the memory clocks, and average (1..16; default " EST_SAMPLE_PHASES_STR ")\n"
             "  --json             JSON output\n"
             "  --csv              CSV output (one row per kernel and a total row)\n"
