@@ -308,11 +308,10 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
      * fitted to a sample (sampled_runs), whose cycles carry the crowding
      * its real addresses met. */
     double inflight = sc && sc->neighbour_runs && cfg->l1d.mshr_entries ? cfg->l1d.mshr_entries : l1_inflight(cfg);
-    double crowded = 0;
     if (!(sc && sc->neighbour_runs) && !mp->sampled_runs && strcmp(cfg->l1d.allocate, "on_miss") == 0) {
         double placed = mm_l1_placement(s.pk, cfg, s.c, s.il);
         if (placed > 0 && placed < inflight)
-            inflight = crowded = placed;
+            inflight = placed;
     }
     for (int it = 0; it < MODEL_FIXPOINT_ITERS; it++) {
         double q = model_md1_wait(rho) * m.path.burst_core;
@@ -426,7 +425,7 @@ int model_kernel(const gpu_config *cfg, const char *scheduler, const profile *p,
     mm_solved v = {.total = total, .startup = startup, .lat = lat, .h1lat = h1lat, .t_sm = t_sm, .t_cta = t_cta,
                    .t_tail = t_tail, .t_gens = t_gens, .gens = gens, .full = full, .tail_sms = tail_sms,
                    .gfull = gfull, .gpart = gpart, .burst = burst, .t_burst = t_burst, .burst_extra = burst_extra,
-                   .crowded = crowded, .inflight = inflight};
+                   .inflight = inflight};
     mm_report(cfg, &s, &m, &v, out, d);
     return 0;
 }

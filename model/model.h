@@ -87,9 +87,6 @@ typedef struct model_detail {
     double burst_extra;                  /* cycles the launch's burst adds to the estimate (0 if none) */
     double t_issue, t_interval, t_units, t_lsu, t_mshr;  /* per generation */
     double generations;
-    double l1_crowded;                   /* the L1's lines in flight per SM where the profile's set placement
-                                          * bounds them below random placement (docs/model.md item 6);
-                                          * 0 where it does not (or parameters fitted to a sample) */
     double l1_inflight;                  /* the L1's lines in flight per SM that bound t_mshr (MSHRs, random
                                           * or set placement: docs/model.md item 6) */
 } model_detail;

@@ -176,7 +176,6 @@ typedef struct mm_solved {
     double full, tail_sms;          /* full generations; SMs running the last one (0: all active) */
     mm_gen gfull, gpart;            /* a full and the partial generation */
     double burst, t_burst, burst_extra; /* the launch's prologue burst */
-    double crowded;                 /* model_detail.l1_crowded */
     double inflight;                /* model_detail.l1_inflight */
 } mm_solved;
 

@@ -134,7 +134,6 @@ void mm_report(const gpu_config *cfg, const mm_setup *s, const mm_traffic *m, co
         d->t_lsu = v->gfull.t_lsu;
         d->t_mshr = v->gfull.t_mshr;
         d->generations = v->gens;
-        d->l1_crowded = v->crowded;
         d->l1_inflight = v->inflight;
     }
 }

@@ -140,10 +140,9 @@ static int reusable_across_l1(uint64_t stride, int alu, uint32_t ways_a, uint32_
     assert_true(fabs(d.l1_hit - cal.model_l1_hit) < 0.01 && fabs(d.l2_hit - cal.model_l2_hit) < 0.01);
     assert_true(est_calibration_reusable(&cal, &a, sched, &p, 0)); /* the same design */
     int ok = est_calibration_reusable(&cal, &b, sched, &p, 0);
-    printf("stride %u, %d FMAs, %u -> %u ways: lines in flight %.1f -> %.1f (set crowding %.1f), they set the "
-           "pace %d -> %d: %s\n",
-           (unsigned)stride, alu, ways_a, ways_b, cal.model_l1_inflight, d.l1_inflight, d.l1_crowded,
-           cal.model_inflight_binds, binds_b, ok ? "reuse" : "re-sample");
+    printf("stride %u, %d FMAs, %u -> %u ways: lines in flight %.1f -> %.1f, they set the pace %d -> %d: %s\n",
+           (unsigned)stride, alu, ways_a, ways_b, cal.model_l1_inflight, d.l1_inflight, cal.model_inflight_binds,
+           binds_b, ok ? "reuse" : "re-sample");
     prof_free(&p);
     synth_free(&s);
     return ok;
