@@ -42,7 +42,7 @@
 #include <time.h>
 
 #include "bench_help.h"
-#include "thp.h"
+#include "startup_env.h"
 #include "config_registry.h"
 #include "estimate.h"
 #include "profiler.h"
@@ -346,7 +346,7 @@ static const char HELP[] =
 
 int main(int argc, char **argv)
 {
-    ge_thp_reexec(argv); /* as gpuest does (common/thp.h) */
+    ge_startup_reexec(argv); /* as gpuest does (common/startup_env.h) */
     const char *wl_list = NULL, *csv_path = NULL;
     char cfg_list[256] = "gtx480,v100,rtx2060";
     int threads = 1;

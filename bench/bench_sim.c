@@ -41,7 +41,7 @@
 #include <time.h>
 
 #include "bench_help.h"
-#include "thp.h"
+#include "startup_env.h"
 #include "accelsim.h"
 #include "config_registry.h"
 #include "sim.h"
@@ -412,7 +412,7 @@ static const char HELP[] =
 
 int main(int argc, char **argv)
 {
-    ge_thp_reexec(argv); /* as gpuest does (common/thp.h) */
+    ge_startup_reexec(argv); /* as gpuest does (common/startup_env.h) */
     const char *configs[8];
     int ncfg = 0, quick = 0, preload = 0;
     long long rep;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "thp.h"
+#include "startup_env.h"
 
 typedef struct {
     const char *name;
@@ -35,7 +35,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    ge_thp_reexec(argv); /* huge pages for the simulator's heap (common/thp.h) */
+    ge_startup_reexec(argv); /* huge pages, one OpenBLAS thread (common/startup_env.h) */
     if (argc < 2) {
         usage(stderr);
         return 2;
