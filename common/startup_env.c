@@ -39,18 +39,19 @@ void ge_startup_reexec(char **argv)
         return;
     const char *t = getenv("GLIBC_TUNABLES");
     int thp = !getenv("GPUEST_NO_THP") && !(t && strstr(t, "glibc.malloc.hugetlb")) && thp_madvise_mode();
-    int blas = !getenv("OPENBLAS_NUM_THREADS");
-    if (!thp && !blas)
-        return;
     char buf[4096];
     if (thp) {
         int n = snprintf(buf, sizeof buf, "%s%sglibc.malloc.hugetlb=1", t ? t : "", t && *t ? ":" : "");
-        if (n < 0 || (size_t)n >= sizeof buf)
-            return;
+        thp = n >= 0 && (size_t)n < sizeof buf;
     }
+    int blas = !getenv("OPENBLAS_NUM_THREADS");
+    if (!thp && !blas)
+        return;
     char *old = t ? strdup(t) : NULL;
-    if ((t && !old) || (thp && setenv("GLIBC_TUNABLES", buf, 1)) ||
-        (blas && setenv("OPENBLAS_NUM_THREADS", "1", 1)) || setenv(REEXEC_MARK, "1", 1))
+    if (t && !old)
+        return;
+    if ((thp && setenv("GLIBC_TUNABLES", buf, 1)) || (blas && setenv("OPENBLAS_NUM_THREADS", "1", 1)) ||
+        setenv(REEXEC_MARK, "1", 1))
         goto fail;
     fflush(NULL);
     execv("/proc/self/exe", argv);
