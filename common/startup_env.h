@@ -20,7 +20,7 @@
  * 2. One OpenBLAS thread (OPENBLAS_NUM_THREADS=1), unless the variable is
  *    set.  Debian's default OpenBLAS is the pthread build: when it loads it
  *    starts a pool of one worker per further core, and each worker spins in
- *    sched_yield for about 0.1 s before it sleeps (measured 2026-11-30: a
+ *    sched_yield for about 0.1 s before it sleeps (measured 2026-11-29: a
  *    `gpuest simulate` on a 2-core VM had a third thread that used 0.11 s
  *    of CPU and did nothing; with the variable set it has none).  gpuest's
  *    BLAS work is small (warp clustering, calibration fits) and its
