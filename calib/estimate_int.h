@@ -69,4 +69,19 @@ double est_early_extra(const sim_detail *d, double cycles);
  * that ran two or more of them; -1 if none did (model_params.cta_spread). */
 double est_first_spread(const sim_detail *d);
 
+/* What a hybrid sample run measured (hybrid.c): totals that grow with the
+ * instructions run, so that two trimmed runs extrapolate to the whole
+ * sample, and (the last, T_EARLY) the early generations' extra time, which
+ * does not grow so, and (T_SPREAD) how far apart the first generation's
+ * CTAs end (early.c).  DRAM row hits and accesses are the reads' and the
+ * writes' apart (_R, _W), so that each pair extrapolates on its own. */
+enum { T_CYCLES, T_L1_SECTORS, T_L1_HITS, T_L2_SECTORS, T_L2_HITS, T_ROW_HITS_R, T_ROWS_R, T_ROW_HITS_W, T_ROWS_W,
+       T_LAT_SUM, T_LAT_LINES, T_L1W_SECTORS, T_L1W_HITS, T_EARLY, T_SPREAD, T_N };
+#define T_TOTALS T_EARLY
+
+/* Totals t of the longer of two trimmed runs (a: the shorter) extended to
+ * the whole sample: each total that grew by g grows by f g more (trim.c),
+ * and no hit count then exceeds its accesses. */
+void est_extrapolate(const double *a, double *t, double f);
+
 #endif

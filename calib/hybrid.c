@@ -339,14 +339,6 @@ static int trim_sample(const ws_cta **pick, size_t n, double budget, est_loops *
     return rc;
 }
 
-/* What a sample run measured: totals that grow with the instructions run,
- * so that two trimmed runs extrapolate to the whole sample, and (the last,
- * T_EARLY) the early generations' extra time, which does not grow so, and
- * (T_SPREAD) how far apart the first generation's CTAs end (early.c). */
-enum { T_CYCLES, T_L1_SECTORS, T_L1_HITS, T_L2_SECTORS, T_L2_HITS, T_ROW_HITS, T_ROWS, T_ROW_HITS_W, T_ROWS_W,
-       T_LAT_SUM, T_LAT_LINES, T_L1W_SECTORS, T_L1W_HITS, T_EARLY, T_SPREAD, T_N };
-#define T_TOTALS T_EARLY
-
 /* The share of kernel k's CTAs that run after the GPU's first generation:
  * they find in the L2 the lines that many SMs' CTAs touch (shared_lines.c),
  * which the other SMs have fetched by then and a lone sample SM never
@@ -391,8 +383,8 @@ static int run_sample(est_ctx *x, sim_gpu *g, uint32_t k, const ws_cta **ctas, s
     t[T_L1_HITS] = d->l1_load_hits;
     t[T_L2_SECTORS] = d->l2_load_sectors;
     t[T_L2_HITS] = d->l2_load_hits;
-    t[T_ROW_HITS] = d->dram_row_hits;
-    t[T_ROWS] = d->dram_row_accesses;
+    t[T_ROW_HITS_R] = d->dram_row_hits - d->dram_row_hits_w;
+    t[T_ROWS_R] = d->dram_row_accesses - d->dram_row_accesses_w;
     t[T_ROW_HITS_W] = d->dram_row_hits_w;
     t[T_ROWS_W] = d->dram_row_accesses_w;
     t[T_LAT_SUM] = d->mem_load_latency * d->mem_load_lines;
@@ -436,18 +428,7 @@ static int measure(est_ctx *x, sim_gpu *g, uint32_t k, const trimmed *tr, const 
     if (fall && a[T_L1_SECTORS] > 0 && t[T_L1_SECTORS] > a[T_L1_SECTORS])
         *fall = a[T_L1_HITS] / a[T_L1_SECTORS] -
                 (t[T_L1_HITS] - a[T_L1_HITS]) / (t[T_L1_SECTORS] - a[T_L1_SECTORS]);
-    for (int i = 0; i < T_TOTALS; i++)
-        if (t[i] > a[i]) /* more instructions never take less */
-            t[i] += (t[i] - a[i]) * f;
-    /* nor do they hit more often than they access */
-    static const int hits[5][2] = {{T_L1_HITS, T_L1_SECTORS},
-                                   {T_L1W_HITS, T_L1W_SECTORS},
-                                   {T_L2_HITS, T_L2_SECTORS},
-                                   {T_ROW_HITS, T_ROWS},
-                                   {T_ROW_HITS_W, T_ROWS_W}};
-    for (int i = 0; i < 5; i++)
-        if (t[hits[i][0]] > t[hits[i][1]])
-            t[hits[i][0]] = t[hits[i][1]];
+    est_extrapolate(a, t, f);
     if (t[T_SPREAD] > 0 && c2 > 0) /* trimmed CTAs end sooner; their spread is taken to grow with them */
         t[T_SPREAD] *= t[T_CYCLES] / c2;
     if (share && t[T_CYCLES] > 0)
@@ -559,8 +540,7 @@ static int bg_matters(const gpu_config *cfg, const char *sched, const profile *p
  * its own read and write bursts. */
 static void background_row_hits(const double *bt, model_params *mp)
 {
-    double reads = bt[T_ROWS] - bt[T_ROWS_W], read_hits = bt[T_ROW_HITS] - bt[T_ROW_HITS_W];
-    mp->row_hit = reads > 0 ? read_hits / reads : bt[T_ROW_HITS] / bt[T_ROWS];
+    mp->row_hit = bt[T_ROWS_R] > 0 ? bt[T_ROW_HITS_R] / bt[T_ROWS_R] : bt[T_ROW_HITS_W] / bt[T_ROWS_W];
     mp->row_hit_w = bt[T_ROWS_W] >= EST_ROW_MIN_WRITES ? bt[T_ROW_HITS_W] / bt[T_ROWS_W] : -1;
 }
 
@@ -785,7 +765,7 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
             goto out;
         if (bt[T_L2_SECTORS] > 0)
             cal->params.l2_hit = bt[T_L2_HITS] / bt[T_L2_SECTORS];
-        if (bt[T_ROWS] > 0)
+        if (bt[T_ROWS_R] + bt[T_ROWS_W] > 0)
             background_row_hits(bt, &cal->params);
     }
     if (!fitted && calibrate(cfg, sched, p, k, &cal->params, &sc, st, e))

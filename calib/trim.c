@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "estimate_int.h"
 #include "trim.h"
 #include "u64set.h"
 
@@ -204,4 +205,20 @@ int est_loops_trim(const est_loops *l, size_t i, uint32_t keep, ws_cta *dst, ge_
     }
     free(cut);
     return rc;
+}
+
+void est_extrapolate(const double *a, double *t, double f)
+{
+    for (int i = 0; i < T_TOTALS; i++)
+        if (t[i] > a[i]) /* more instructions never take less */
+            t[i] += (t[i] - a[i]) * f;
+    /* nor do they hit more often than they access */
+    static const int hits[5][2] = {{T_L1_HITS, T_L1_SECTORS},
+                                   {T_L1W_HITS, T_L1W_SECTORS},
+                                   {T_L2_HITS, T_L2_SECTORS},
+                                   {T_ROW_HITS_R, T_ROWS_R},
+                                   {T_ROW_HITS_W, T_ROWS_W}};
+    for (int i = 0; i < 5; i++)
+        if (t[hits[i][0]] > t[hits[i][1]])
+            t[hits[i][0]] = t[hits[i][1]];
 }

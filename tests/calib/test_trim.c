@@ -19,6 +19,7 @@
 
 #include "config_registry.h"
 #include "estimate.h"
+#include "estimate_int.h"
 #include "profiler.h"
 #include "synth.h"
 #include "trim.h"
@@ -138,6 +139,30 @@ static void whole_and_trimmed_on(const char *config, synth_source *s, profile *p
 static void whole_and_trimmed(synth_source *s, profile *p, est_kernel **whole, est_kernel **trim)
 {
     whole_and_trimmed_on("gtx480", s, p, whole, trim);
+}
+
+/* The extrapolation of two trimmed runs (est_extrapolate) keeps every hit
+ * count within its accesses, the DRAM reads' and writes' each: a longer run
+ * whose write row hits did not grow while its write accesses did, and whose
+ * read hits grew faster than its reads, once came out with a read row-hit
+ * rate above 1 -- summed, the reads' excess hid behind the writes' misses
+ * -- and negative activations that the power model refused (sgemm_naive at
+ * 400 x 400 on GTX 480 under GTO with an 8 KB L1 and --sample-rounds 8). */
+static void test_extrapolate_rates(void **st)
+{
+    (void)st;
+    double a[T_N] = {0}, t[T_N] = {0};
+    a[T_ROWS_R] = 3000, a[T_ROW_HITS_R] = 2900, a[T_ROWS_W] = 300, a[T_ROW_HITS_W] = 200;
+    t[T_ROWS_R] = 3300, t[T_ROW_HITS_R] = 3250, t[T_ROWS_W] = 400, t[T_ROW_HITS_W] = 200;
+    a[T_CYCLES] = 1000, t[T_CYCLES] = 1500;
+    est_extrapolate(a, t, 10);
+    assert_true(fabs(t[T_CYCLES] - 6500) < 1e-9);  /* 1500 + 10 x 500 */
+    assert_true(fabs(t[T_ROWS_R] - 6300) < 1e-9);  /* 3300 + 10 x 300 */
+    assert_true(fabs(t[T_ROW_HITS_R] - 6300) < 1e-9); /* 6750, held to the reads */
+    assert_true(fabs(t[T_ROWS_W] - 1400) < 1e-9);
+    assert_true(fabs(t[T_ROW_HITS_W] - 200) < 1e-9); /* did not grow: not extrapolated */
+    for (int i = 0; i < T_N; i++)
+        assert_true(isfinite(t[i]) && t[i] >= 0);
 }
 
 /* A uniform loop kernel: the hybrid with a small instruction budget trims
@@ -277,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_hybrid_trimmed),
         cmocka_unit_test(test_hybrid_trim_falling_l1),
         cmocka_unit_test(test_hybrid_trim_falling_rows),
+        cmocka_unit_test(test_extrapolate_rates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
