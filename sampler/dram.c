@@ -208,6 +208,7 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
         b->head = i;
     b->tail = i;
     ch->bq[bank].nq++;
+    ch->bq[bank].nwrites += r->write;
     ch->bq[bank].hint = 0;
     ch->nwrites += r->write;
     if (b->open_row == (int64_t)row) {
@@ -237,6 +238,7 @@ static void unlink_req(dram_chan *ch, int32_t i)
     else
         b->tail = r->prev;
     ch->bq[r->bank].nq--;
+    ch->bq[r->bank].nwrites -= r->write;
     ch->nwrites -= r->write;
     if (b->open_row == (int64_t)r->row) {
         ch->bq[r->bank].nhits--;

@@ -27,12 +27,14 @@
  * or refresh closes it).  One command per DRAM command-clock tick.
  *
  * Write drain (dram.write_drain_high/low > 0): the scheduler serves reads
- * first until write_high writes are queued (or no read is), then writes
- * first until only write_low remain, so writes go out in batches and the
+ * first until write_high writes are queued (or no read is), then only
+ * writes until only write_low remain, so writes go out in batches and the
  * bus turns around less often and read and write rows do not alternate in
  * a bank -- the write queue with high/low watermarks of real controllers
- * and of GPGPU-Sim (-dram_write_queue_size size:high:low).  0 = serve reads
- * and writes alike by age.
+ * and of GPGPU-Sim (-dram_write_queue_size size:high:low), whose write mode
+ * likewise schedules from the write queue alone.  Between drains a write
+ * may issue when no read can (the bus would idle otherwise).  0 = serve
+ * reads and writes alike by age.
 
  *
  * Weighted requests (sampled-mode background, weight w > 1) stand for w
@@ -119,6 +121,7 @@ typedef struct dram_bank_q {
     uint64_t hint;
     uint32_t nq;         /* queued requests */
     uint32_t nhits;      /* of them, for the open row (0 when the bank is closed) */
+    uint32_t nwrites;    /* of them, writes */
 } dram_bank_q;
 
 /* A bank's oldest queued hit of one kind (read or write) to its open row.

@@ -10,9 +10,43 @@
  * closed only when no queued request wants it.  "Ready" means the timing
  * constraints allow the command now -- the first-ready part, which lets a
  * hit in another bank group slip in while tCCD_L blocks this one.
+ *
+ * With write drain (dram.h), reads go first outside a drain, and during a
+ * drain only writes are served: a bank whose open row has queued reads but
+ * whose next write wants another row is precharged for the write.  (Letting
+ * a ready read slip in while the drain's next write waits for its row
+ * turns the data bus twice per slip: measured on V100's 4096 x 4096 tiled
+ * transpose, 0.0106 turns per DRAM cycle against 0.0035 at 2048 x 2048, and
+ * the bus busy 0.69 of the time against 0.75 with the strict drain.)
 
  */
 #include "dram.h"
+
+/* During a drain: the oldest ready row command among the banks that have
+ * writes but no write hit, each for its oldest write. */
+static void drain_row_cmd(dram_chan *ch, uint64_t now, int32_t *best_row, uint64_t *row_seq, uint8_t *row_cmd,
+                          uint64_t *wake)
+{
+    for (uint32_t bi = 0; bi < ch->banks; bi++) {
+        const dram_bank *b = &ch->bank[bi];
+        if (!ch->bq[bi].nwrites || b->hit[1] >= 0)
+            continue;
+        int32_t ri = b->head;
+        while (!ch->req[ri].write)
+            ri = ch->req[ri].next;
+        const dram_req *r = &ch->req[ri];
+        if (r->seq > *row_seq)
+            continue;
+        int cmd = b->open_row >= 0 ? DRAM_PRE : DRAM_ACT;
+        uint64_t t = dram_ready(ch, bi, cmd);
+        if (r->arrive > t)
+            t = r->arrive;
+        if (t <= now)
+            *row_seq = r->seq, *best_row = ri, *row_cmd = (uint8_t)cmd;
+        else if (t < *wake)
+            *wake = t;
+    }
+}
 
 static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
 {
@@ -25,7 +59,7 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
     /* Column commands: per kind, the banks' oldest hits in age order; the
      * first that timing allows is the oldest ready one.  (A younger hit in
      * the same bank has the same readiness and is younger.) */
-    for (int k = 0; k < 2; k++) {
+    for (int k = dir == 1; k < 2; k++) { /* a drain serves writes only */
         int cmd = k ? DRAM_WR : DRAM_RD;
         if (ch->chan_next[cmd] > now) { /* no column command of this kind before then */
             if (ch->nhit[k] && ch->chan_next[cmd] < wake)
@@ -46,41 +80,45 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
         }
     }
     /* Row commands: banks with requests but no hit to their open row (a bank
-     * with queued hits is never precharged). */
-    for (uint32_t w = 0; w < (ch->banks + 63) / 64; w++)
-        for (uint64_t bits = ch->row_banks[w]; bits; bits &= bits - 1) {
-            uint32_t bi = w * 64 + (uint32_t)__builtin_ctzll(bits);
-            dram_bank_q *q = &ch->bq[bi];
-            if (q->hint > now) { /* known not ready yet (see dram_bank_q.hint) */
-                if (q->hint < wake)
-                    wake = q->hint;
-                continue;
+     * with queued hits is never precharged); during a drain, banks with
+     * writes but no write hit. */
+    if (dir == 1)
+        drain_row_cmd(ch, now, &best_row, &row_seq, &row_cmd, &wake);
+    else
+        for (uint32_t w = 0; w < (ch->banks + 63) / 64; w++)
+            for (uint64_t bits = ch->row_banks[w]; bits; bits &= bits - 1) {
+                uint32_t bi = w * 64 + (uint32_t)__builtin_ctzll(bits);
+                dram_bank_q *q = &ch->bq[bi];
+                if (q->hint > now) { /* known not ready yet (see dram_bank_q.hint) */
+                    if (q->hint < wake)
+                        wake = q->hint;
+                    continue;
+                }
+                const dram_bank *b = &ch->bank[bi];
+                int32_t ri = b->head;
+                if (dir == 0) /* between drains: the bank's oldest read, if any */
+                    for (int32_t j = b->head; j >= 0; j = ch->req[j].next)
+                        if (!ch->req[j].write) {
+                            ri = j;
+                            break;
+                        }
+                const dram_req *r = &ch->req[ri];
+                if (r->seq > row_seq)
+                    continue; /* an older ready row command was found: this one cannot be
+                               * picked whatever its timing, which stays unknown (no hint) */
+                int cmd = b->open_row >= 0 ? DRAM_PRE : DRAM_ACT;
+                uint64_t t = dram_ready(ch, bi, cmd);
+                if (r->arrive > t)
+                    t = r->arrive;
+                if (t <= now) {
+                    if (r->seq < row_seq)
+                        row_seq = r->seq, best_row = ri, row_cmd = (uint8_t)cmd;
+                } else {
+                    q->hint = t;
+                    if (t < wake)
+                        wake = t;
+                }
             }
-            const dram_bank *b = &ch->bank[bi];
-            int32_t ri = b->head;
-            if (dir >= 0) /* the bank's oldest request of the preferred direction, if any */
-                for (int32_t j = b->head; j >= 0; j = ch->req[j].next)
-                    if (ch->req[j].write == dir) {
-                        ri = j;
-                        break;
-                    }
-            const dram_req *r = &ch->req[ri];
-            if (r->seq > row_seq)
-                continue; /* an older ready row command was found: this one cannot be
-                           * picked whatever its timing, which stays unknown (no hint) */
-            int cmd = b->open_row >= 0 ? DRAM_PRE : DRAM_ACT;
-            uint64_t t = dram_ready(ch, bi, cmd);
-            if (r->arrive > t)
-                t = r->arrive;
-            if (t <= now) {
-                if (r->seq < row_seq)
-                    row_seq = r->seq, best_row = ri, row_cmd = (uint8_t)cmd;
-            } else {
-                q->hint = t;
-                if (t < wake)
-                    wake = t;
-            }
-        }
     /* Column command: the oldest ready one, or of the preferred direction. */
     int k = best_cas[1] >= 0 && (best_cas[0] < 0 || cas_seq[1] < cas_seq[0]);
     if (dir >= 0 && (best_cas[dir] >= 0 || best_cas[!dir] < 0))

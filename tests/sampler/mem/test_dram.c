@@ -362,8 +362,10 @@ static void test_weighted(void **st)
 }
 
 /* Write drain: reads first until write_high writes are queued (or no read
- * is), then writes until write_low remain. */
-static void drain_case(uint32_t high, uint32_t low, const int *kinds, int n, int *order)
+ * is), then writes until write_low remain.  One bank, row 1 open; requests
+ * to rows[i] (NULL: all to row 1); order[] gets 1 per write, 0 per read, in
+ * the order their column commands issued. */
+static void drain_case(uint32_t high, uint32_t low, const int *kinds, const uint32_t *rows, int n, int *order)
 {
     fixture *f = calloc(1, sizeof *f);
     f->cfg = base_cfg("GDDR5", "frfcfs");
@@ -378,7 +380,7 @@ static void drain_case(uint32_t high, uint32_t low, const int *kinds, int n, int
     run(f, 0, 100);
     f->r.ncmd = 0;
     for (int i = 0; i < n; i++)
-        push(f, 0, 1, 0x1, kinds[i], (uint32_t)i, 100);
+        push(f, 0, rows ? rows[i] : 1, 0x1, kinds[i], (uint32_t)i, 100);
     run(f, 100, 400);
     int k = 0;
     for (int i = 0; i < f->r.ncmd; i++)
@@ -393,24 +395,35 @@ static void test_write_drain(void **st)
     (void)st;
     static const int mix[] = {1, 0, 1, 0};    /* W R W R, oldest first */
     int o[5];
-    drain_case(0, 0, mix, 4, o);               /* no drain: first ready (W, then W before the turnaround) */
+    drain_case(0, 0, mix, NULL, 4, o); /* no drain: first ready (W, then W before the turnaround) */
     assert_true(o[0] == 1 && o[1] == 1 && o[2] == 0 && o[3] == 0);
-    drain_case(3, 1, mix, 4, o);               /* 2 writes < 3: reads first, then writes */
+    drain_case(3, 1, mix, NULL, 4, o); /* 2 writes < 3: reads first, then writes */
     assert_true(o[0] == 0 && o[1] == 0 && o[2] == 1 && o[3] == 1);
     /* 3 writes queued: drain.  At 1 write left the drain ends, but no read is
      * ready yet (write-to-read turnaround) and the bus is never left idle
      * for the policy, so the last write goes too. */
     static const int many[] = {0, 1, 1, 1, 0};
-    drain_case(3, 1, many, 5, o);
+    drain_case(3, 1, many, NULL, 5, o);
     assert_true(o[0] == 1 && o[1] == 1 && o[2] == 1 && o[3] == 0 && o[4] == 0);
-    drain_case(0, 0, many, 5, o); /* without drain the oldest read goes first */
+    drain_case(0, 0, many, NULL, 5, o); /* without drain the oldest read goes first */
     assert_int_equal(o[0], 0);
+    /* A drain serves writes only: the bank's open row 1 has a ready read,
+     * the two writes want row 2, and the bank is precharged for them; the
+     * read waits for the drain to end.  Without drain the read hit goes
+     * first. */
+    static const int rww[] = {0, 1, 1};
+    static const uint32_t rows[] = {1, 2, 2};
+    drain_case(2, 0, rww, rows, 3, o);
+    assert_true(o[0] == 1 && o[1] == 1 && o[2] == 0);
+    drain_case(0, 0, rww, rows, 3, o);
+    assert_true(o[0] == 0 && o[1] == 1 && o[2] == 1);
 }
 
 /* FR-FCFS by brute force over every queued request, as the policy is
  * defined (dram_sched_frfcfs.c): the oldest ready row hit of each kind, the
  * oldest ready row command of a bank without hits, and the write-drain
- * preference between the two kinds. */
+ * preference between the two kinds; during a drain only writes, and a row
+ * command for any bank with writes but no write hit. */
 static void frfcfs_reference(const dram_chan *ch, uint64_t now, int32_t *col, int *col_cmd, int32_t *row,
                              uint64_t *row_banks)
 {
@@ -420,30 +433,34 @@ static void frfcfs_reference(const dram_chan *ch, uint64_t now, int32_t *col, in
     int dir = ch->write_high ? ch->draining : -1;
     for (uint32_t b = 0; b < ch->banks; b++) {
         const dram_bank *bk = &ch->bank[b];
-        int hits = 0;
+        int hits = 0, write_hits = 0;
         for (int32_t i = bk->head; i >= 0; i = ch->req[i].next)
             if ((int64_t)ch->req[i].row == bk->open_row) {
                 const dram_req *r = &ch->req[i];
                 uint64_t t = dram_ready(ch, b, r->write ? DRAM_WR : DRAM_RD);
                 hits = 1;
+                write_hits |= r->write;
                 if ((t > r->arrive ? t : r->arrive) <= now &&
                     (best[r->write] < 0 || r->seq < ch->req[best[r->write]].seq))
                     best[r->write] = i;
             }
-        if (hits || bk->head < 0)
-            continue;
-        *row_banks |= 1ull << b; /* (the test's configs have at most 64 banks) */
-        int32_t ri = bk->head;
+        if (!hits && bk->head >= 0)
+            *row_banks |= 1ull << b; /* (the test's configs have at most 64 banks) */
+        int32_t ri = dir == 1 ? -1 : bk->head;
         for (int32_t i = bk->head; dir >= 0 && i >= 0; i = ch->req[i].next)
             if (ch->req[i].write == dir) {
                 ri = i;
                 break;
             }
+        if (ri < 0 || (dir == 1 ? write_hits : hits))
+            continue;
         const dram_req *r = &ch->req[ri];
         uint64_t t = dram_ready(ch, b, bk->open_row >= 0 ? DRAM_PRE : DRAM_ACT);
         if ((t > r->arrive ? t : r->arrive) <= now && (*row < 0 || r->seq < ch->req[*row].seq))
             *row = ri;
     }
+    if (dir == 1)
+        best[0] = -1;
     int k = best[1] >= 0 && (best[0] < 0 || ch->req[best[1]].seq < ch->req[best[0]].seq);
     if (dir >= 0 && (best[dir] >= 0 || best[!dir] < 0))
         k = dir;
