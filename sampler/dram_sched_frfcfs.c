@@ -22,6 +22,15 @@
  */
 #include "dram.h"
 
+/* The row command (PRE or ACT) bank bi needs next for request r, and the
+ * earliest tick it can issue. */
+static inline uint64_t row_cmd_ready(const dram_chan *ch, uint32_t bi, const dram_req *r, int *cmd)
+{
+    *cmd = ch->bank[bi].open_row >= 0 ? DRAM_PRE : DRAM_ACT;
+    uint64_t t = dram_ready(ch, bi, *cmd);
+    return r->arrive > t ? r->arrive : t;
+}
+
 /* During a drain: the oldest ready row command among the banks that have
  * writes but no write hit, each for its oldest write. */
 static void drain_row_cmd(dram_chan *ch, uint64_t now, int32_t *best_row, uint64_t *row_seq, uint8_t *row_cmd,
@@ -37,10 +46,8 @@ static void drain_row_cmd(dram_chan *ch, uint64_t now, int32_t *best_row, uint64
         const dram_req *r = &ch->req[ri];
         if (r->seq > *row_seq)
             continue;
-        int cmd = b->open_row >= 0 ? DRAM_PRE : DRAM_ACT;
-        uint64_t t = dram_ready(ch, bi, cmd);
-        if (r->arrive > t)
-            t = r->arrive;
+        int cmd;
+        uint64_t t = row_cmd_ready(ch, bi, r, &cmd);
         if (t <= now)
             *row_seq = r->seq, *best_row = ri, *row_cmd = (uint8_t)cmd;
         else if (t < *wake)
@@ -106,10 +113,8 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
                 if (r->seq > row_seq)
                     continue; /* an older ready row command was found: this one cannot be
                                * picked whatever its timing, which stays unknown (no hint) */
-                int cmd = b->open_row >= 0 ? DRAM_PRE : DRAM_ACT;
-                uint64_t t = dram_ready(ch, bi, cmd);
-                if (r->arrive > t)
-                    t = r->arrive;
+                int cmd;
+                uint64_t t = row_cmd_ready(ch, bi, r, &cmd);
                 if (t <= now) {
                     if (r->seq < row_seq)
                         row_seq = r->seq, best_row = ri, row_cmd = (uint8_t)cmd;
