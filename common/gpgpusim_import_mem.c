@@ -247,10 +247,18 @@ static int map_cache(imp *im, const char *optname, const char *pre, int may_be_a
     if (g.nq >= 1 && put_num(im, pre, "miss_queue_entries", g.q[0], o, fifo ? GGS_APPROX : GGS_MAPPED,
                              fifo ? "texture FIFO: reorder-buffer entries used as miss queue" : NULL))
         return -1;
-    if (g.sif && g.sif != 'L' &&
-        ggsi_say(im, GGS_NOT_MAPPED, "%s (%s:%d): set index function '%c' (gpuest indexes sets linearly)", o->name,
-                 o->file, o->line, g.sif))
+    /* set index: L linear, X bitwise XOR; the Fermi hash (H) and IPOLY (P)
+     * are modelled by our XOR fold; a custom one (C) is not mapped. */
+    if (g.sif == 'C') {
+        if (ggsi_say(im, GGS_NOT_MAPPED, "%s (%s:%d): custom set index function 'C' (gpuest indexes sets linearly)",
+                     o->name, o->file, o->line))
+            return -1;
+    } else if (g.sif && put_word(im, pre, "set_index", g.sif == 'L' ? "linear" : "xor", o, g.sif == 'H' || g.sif == 'P',
+                                 g.sif == 'H'   ? "Fermi set hash modelled as an XOR fold"
+                                 : g.sif == 'P' ? "IPOLY set hash modelled as an XOR fold"
+                                                : NULL)) {
         return -1;
+    }
     if (g.nq == 2 && !fifo && g.q[1] &&
         ggsi_say(im, GGS_NOT_MAPPED, "%s (%s:%d): result FIFO of %u entries", o->name, o->file, o->line, g.q[1]))
         return -1;

@@ -41,6 +41,7 @@ typedef struct gcfg_cache {
     char allocate[GCFG_NAME_MAX];     /* "on_miss", "on_fill" */
     char write_allocate[GCFG_NAME_MAX]; /* "no_write_allocate", "write_allocate" */
     uint32_t miss_queue_entries; /* misses waiting to go to the next level (0 = not modelled) */
+    char set_index[GCFG_NAME_MAX];    /* "linear", "xor" (sampler/cache.h) */
 } gcfg_cache;
 
 typedef struct gcfg_dvfs {

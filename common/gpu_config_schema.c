@@ -39,7 +39,9 @@
     KSO(pre ".write_allocate", f.write_allocate, "no_write_allocate|write_allocate",                \
         "allocate on write miss?", "no_write_allocate"),                                            \
     KIO(pre ".miss_queue_entries", f.miss_queue_entries, 0, 65536,                                  \
-        "misses queued for the next level (0 = not modelled)", 0)
+        "misses queued for the next level (0 = not modelled)", 0),                                  \
+    KSO(pre ".set_index", f.set_index, "linear|xor",                                                \
+        "set index: linear (line number mod sets) or xor (higher line bits folded in)", "linear")
 
 static const gcfg_key keys[] = {
     KS("name", name, NULL, "human-readable GPU name"),

@@ -61,6 +61,11 @@ int cache_init(cache *c, const gcfg_cache *cfg, uint32_t set_div, ge_err *e)
     c->set_div = set_div;
     c->div_shift = log2_exact(set_div);
     c->set_shift = log2_exact(cfg->sets);
+    if (!strcmp(cfg->set_index, "xor") && cfg->sets > 1)
+        while ((1u << c->fold_bits) < cfg->sets)
+            c->fold_bits++;
+    else if (cfg->set_index[0] && strcmp(cfg->set_index, "linear"))
+        return ge_errf(e, "cache: unknown set index '%s'", cfg->set_index);
     size_t n = (size_t)c->sets * c->ways;
     c->indexed = c->ways > CACHE_SCAN_WAYS;
     c->tag = ge_malloc(n * sizeof *c->tag, e);

@@ -24,9 +24,17 @@
  * cache lines (cheaper than the index's random probes and its upkeep on
  * every allocation, in an L2 of megabytes).
  *
- * Set index: (line / set_div) mod sets.  set_div is 1 for a private cache;
- * an L2 slice passes the slice count so that the lines of one slice spread
- * over all its sets.
+ * Set index: q mod sets, q = line / set_div.  set_div is 1 for a private
+ * cache; an L2 slice passes the slice count so that the lines of one slice
+ * spread over all its sets.  With set_index = "xor" the higher bits of q,
+ * taken in chunks as wide as the set index, are XORed into it first (added,
+ * for a set count that is not a power of two): consecutive lines still go
+ * to consecutive sets' permutation, but lines a power-of-two stride apart
+ * (a matrix column, the features of a feature-major array) no longer crowd
+ * one set.  Real GPUs' L2s hash their set index, and Accel-Sim's V100 and
+ * Turing configs model it (IPOLY, Rau, ISCA 1991: "-gpgpu_cache:dl2
+ * S:32:128:24,L:B:m:L:P"); the XOR fold is our simpler stand-in with the
+ * same purpose.
  *
  * Replacement: a cache_repl (name + three hooks), found by name in one table
  * (cache.c).  Victim choice always prefers an empty slot (lowest way), then
@@ -75,6 +83,7 @@ struct cache {
     uint32_t full;              /* mask of all sectors */
     uint32_t set_div;
     int div_shift, set_shift;   /* >= 0: power-of-two fast paths */
+    uint32_t fold_bits;         /* set_index "xor": chunk width (bits of the set index); 0 = linear */
     const cache_repl *repl;
     uint64_t *tag;              /* [sets*ways] */
     cache_slot *m;              /* [sets*ways] masks and order links */
@@ -108,6 +117,15 @@ void cache_free(cache *c);
 static inline uint32_t cache_set_of(const cache *c, uint64_t line)
 {
     uint64_t q = c->div_shift >= 0 ? line >> c->div_shift : line / c->set_div;
+    if (c->fold_bits) {
+        uint64_t h = 0;
+        for (uint64_t x = q >> c->fold_bits; x; x >>= c->fold_bits)
+            h ^= x;
+        h &= (1ull << c->fold_bits) - 1;
+        if (c->set_shift >= 0)
+            return (uint32_t)((q ^ h) & (c->sets - 1));
+        return (uint32_t)((q % c->sets + h) % c->sets);
+    }
     return (uint32_t)(c->set_shift >= 0 ? q & (c->sets - 1) : q % c->sets);
 }
 

@@ -240,7 +240,10 @@ static void test_gtx480(void **state)
     HAS(&r->rep, GGS_APPROX, "l1d.write_policy = write_through");
     HAS(&r->rep, GGS_APPROX, "units.int = 2");
     HAS(&r->rep, GGS_NOT_MAPPED, "-gpuwattch_xml_file (tests/data/gpgpusim/SM2_GTX480.config:157)");
-    HAS(&r->rep, GGS_NOT_MAPPED, "set index function 'H'");
+    /* dl1's Fermi set hash (H) is approximated by the XOR fold, dl2's L is linear */
+    assert_string_equal(str(c, "l1d.set_index"), "xor");
+    assert_string_equal(str(c, "l2.set_index"), "linear");
+    HAS(&r->rep, GGS_APPROX, "Fermi set hash modelled as an XOR fold");
     HAS(&r->rep, GGS_DEFAULTED, "power.tdp_w = 250 (from configs/gtx480.cfg)");
     HAS(&r->rep, GGS_DERIVED, "gpu.sm_count = 15 <- -gpgpu_n_clusters");
     HAS(&r->rep, GGS_DERIVED, "dram.latency_cycles = 132");
@@ -316,6 +319,8 @@ static void test_qv100_with_trace(void **state)
     assert_string_equal(str(c, "l1d.write_policy"), "write_through");
     assert_string_equal(str(c, "l1d.write_allocate"), "write_allocate");
     assert_string_equal(str(c, "l2.hash"), "xor");
+    assert_string_equal(str(c, "l1d.set_index"), "linear");
+    assert_string_equal(str(c, "l2.set_index"), "xor"); /* IPOLY (P), approximated */
     assert_string_equal(str(c, "dram.type"), "HBM2");
     /* 870 GB/s as the Quadro GV100 */
     assert_true(gcfg_dram_bandwidth_gbs(c) > 870.3 && gcfg_dram_bandwidth_gbs(c) < 870.5);
@@ -433,7 +438,7 @@ static void test_ampere_like(void **state)
     HAS(&r->rep, GGS_APPROX, "streaming");
     HAS(&r->rep, GGS_NOT_MAPPED, "-my_lab_prefetcher_degree (tests/data/gpgpusim/ampere_like.config:31): not known");
     HAS(&r->rep, GGS_NOT_MAPPED, "-gpgpu_some_future_option");
-    HAS(&r->rep, GGS_NOT_MAPPED, "set index function 'X'");
+    assert_string_equal(str(&r->cfg, "l2.set_index"), "xor"); /* dl2 ...:X, mapped */
     done(r);
 }
 

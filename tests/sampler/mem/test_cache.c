@@ -144,6 +144,58 @@ static void test_set_div(void **st)
     assert_non_null(strstr(e.msg, "random"));
 }
 
+/* set_index "xor": a column of lines a power-of-two stride apart spreads
+ * over the sets instead of crowding one, and an aligned run of `sets`
+ * consecutive lines still fills every set once; with 8 ways the column
+ * then stays resident where the linear index thrashes one set. */
+static void test_set_xor(void **st)
+{
+    (void)st;
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t sets = pass ? 24 : 32, div = pass ? 12 : 64; /* an RTX 2060 and a V100 slice */
+        gcfg_cache g = geom(sets, 8, 32, "lru");
+        strcpy(g.set_index, "xor");
+        cache c;
+        assert_int_equal(cache_init(&c, &g, div, NULL), 0);
+        for (uint64_t base = 0; base < 4; base++) {
+            uint32_t seen[32] = {0};
+            for (uint64_t i = 0; i < sets; i++)
+                seen[cache_set_of(&c, (base * 1000 + 7) * sets * div + i * div)]++;
+            for (uint32_t s = 0; s < sets; s++)
+                if (pass == 0) /* power of two: a permutation */
+                    assert_int_equal(seen[s], 1);
+        }
+        /* 16 lines a stride apart that the linear index maps to one set (a
+         * matrix column, the features of a feature-major array) */
+        uint64_t stride = (uint64_t)sets * div * 128;
+        uint32_t distinct = 0, used[32] = {0};
+        for (uint64_t f = 0; f < 16; f++)
+            if (!used[cache_set_of(&c, f * stride)]++)
+                distinct++;
+        assert_true(distinct >= 8);
+        uint32_t missed = 0;
+        for (int round = 0; round < 4; round++)
+            for (uint64_t f = 0; f < 16; f++)
+                touch(&c, f * stride, 1, &missed);
+        assert_int_equal(missed, 16); /* the cold misses only */
+        cache_free(&c);
+        strcpy(g.set_index, "linear");
+        assert_int_equal(cache_init(&c, &g, div, NULL), 0);
+        missed = 0;
+        for (int round = 0; round < 4; round++)
+            for (uint64_t f = 0; f < 16; f++)
+                touch(&c, f * stride, 1, &missed);
+        assert_int_equal(missed, 64); /* all in one set of 8 ways: LRU misses every time */
+        cache_free(&c);
+    }
+    gcfg_cache bad = geom(4, 1, 128, "lru");
+    strcpy(bad.set_index, "prime");
+    cache c;
+    ge_err e;
+    assert_int_equal(cache_init(&c, &bad, 1, &e), -1);
+    assert_non_null(strstr(e.msg, "prime"));
+}
+
 /* xorshift64*: deterministic streams. */
 static uint64_t rng(uint64_t *s)
 {
@@ -349,6 +401,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lru_order),     cmocka_unit_test(test_fifo_order),
         cmocka_unit_test(test_sectors_and_pending), cmocka_unit_test(test_set_div),
+        cmocka_unit_test(test_set_xor),
         cmocka_unit_test(test_lru_inclusion), cmocka_unit_test(test_fifo_belady),
         cmocka_unit_test(test_order_reference),
         cmocka_unit_test(test_mshr_basic),    cmocka_unit_test(test_mshr_random),

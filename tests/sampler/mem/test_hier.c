@@ -160,12 +160,14 @@ static int same_l2_set(const gpu_config *g, uint64_t line, uint64_t *out, int n)
 {
     addrmap am;
     addrmap_init(&am, g);
-    uint32_t s0 = addrmap_slice(&am, line);
-    uint64_t set0 = (line / g->l2.slices) % g->l2.cache.sets;
+    cache c; /* the slice's set index, as the simulator's L2 computes it */
+    assert_int_equal(cache_init(&c, &g->l2.cache, g->l2.slices, NULL), 0);
+    uint32_t s0 = addrmap_slice(&am, line), set0 = cache_set_of(&c, line);
     int k = 0;
     for (uint64_t l = line + 1; k < n && l < line + 100000000ull; l++)
-        if (addrmap_slice(&am, l) == s0 && (l / g->l2.slices) % g->l2.cache.sets == set0)
+        if (addrmap_slice(&am, l) == s0 && cache_set_of(&c, l) == set0)
             out[k++] = l;
+    cache_free(&c);
     return k;
 }
 
