@@ -28,13 +28,13 @@
  * cache; an L2 slice passes the slice count so that the lines of one slice
  * spread over all its sets.  With set_index = "xor" the higher bits of q,
  * taken in chunks as wide as the set index, are XORed into it first (added,
- * for a set count that is not a power of two): consecutive lines still go
- * to consecutive sets' permutation, but lines a power-of-two stride apart
- * (a matrix column, the features of a feature-major array) no longer crowd
- * one set.  Real GPUs' L2s hash their set index, and Accel-Sim's V100 and
- * Turing configs model it (IPOLY, Rau, ISCA 1991: "-gpgpu_cache:dl2
- * S:32:128:24,L:B:m:L:P"); the XOR fold is our simpler stand-in with the
- * same purpose.
+ * for a set count that is not a power of two): an aligned run of `sets`
+ * consecutive q still fills every set once (power of two), but lines a
+ * power-of-two stride apart (a matrix column, the features of a
+ * feature-major array) no longer crowd one set.  Real GPUs' L2s hash their
+ * set index, and Accel-Sim's V100 config models it (IPOLY, after Rau, ISCA
+ * 1991: "-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P"); the XOR fold is our
+ * simpler stand-in with the same purpose.
  *
  * Replacement: a cache_repl (name + three hooks), found by name in one table
  * (cache.c).  Victim choice always prefers an empty slot (lowest way), then
