@@ -94,6 +94,7 @@ typedef struct est_calibration {
     double model_l1_inflight; /* its L1 lines in flight (model_detail.l1_inflight) ... */
     int model_inflight_binds; /* ... and whether they bound its generation (t_mshr the largest term) */
     uint32_t l1_sets, l1_ways, l1_line; /* the L1 data cache's geometry there */
+    char l1_set_index[GCFG_NAME_MAX], l2_set_index[GCFG_NAME_MAX]; /* and the caches' set index functions */
     char scheduler[64];
     uint64_t sm_signature; /* hash of the SM-core parameters */
 } est_calibration;

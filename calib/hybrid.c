@@ -68,6 +68,7 @@
  * difference the last wave's placement makes (placement_term).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -803,6 +804,8 @@ static int sample_and_fit(est_ctx *x, uint32_t k, const char *sched, est_calibra
     cal->l1_sets = cfg->l1d.sets;
     cal->l1_ways = cfg->l1d.ways;
     cal->l1_line = cfg->l1d.line_bytes;
+    snprintf(cal->l1_set_index, sizeof cal->l1_set_index, "%s", cfg->l1d.set_index);
+    snprintf(cal->l2_set_index, sizeof cal->l2_set_index, "%s", cfg->l2.cache.set_index);
     snprintf(cal->scheduler, sizeof cal->scheduler, "%s", sched);
     cal->sm_signature = est_sm_signature(cfg);
     cal->valid = 1;

@@ -33,6 +33,10 @@
  *      L1 size).  With the same geometry the bound still moves with the
  *      addresses (hotspot's launches alternate two buffers: 76 and 89 lines
  *      on V100), which the rule leaves to clause 3, as before.
+ *   5. the L1's and the L2's set index functions are the same: the model
+ *      does not see set hashing (its hit rates read the reuse histograms
+ *      as randomly placed sets), and the measured rates depend on it
+ *      (k-means' feature-major rows crowded a linear L2's sets).
  * Everything else (SM count, clocks, L2 and DRAM parameters, NoC) is
  * extrapolated analytically: the measured load latency is shifted by the
  * model's change in latency, and bandwidth bounds are recomputed.
@@ -128,7 +132,8 @@ int est_calibration_reusable(const est_calibration *c, const gpu_config *cfg, co
 {
     if (!c || !c->valid || k >= p->nkernels)
         return 0;
-    if (strcmp(c->scheduler, scheduler) != 0 || c->sm_signature != est_sm_signature(cfg))
+    if (strcmp(c->scheduler, scheduler) != 0 || c->sm_signature != est_sm_signature(cfg) ||
+        strcmp(c->l1_set_index, cfg->l1d.set_index) != 0 || strcmp(c->l2_set_index, cfg->l2.cache.set_index) != 0)
         return 0;
     ws_kernel wk;
     prof_kernel_ws(p, &p->k[k], &wk);

@@ -61,6 +61,13 @@ static void test_reuse_rule(void **st)
     c2 = cfg;
     c2.sm.rf_banks = 16;
     assert_false(est_calibration_reusable(&cal, &c2, sched, &p, 0));
+    /* another L2 set index function (the model cannot see it): re-sample */
+    c2 = cfg;
+    strcpy(c2.l2.cache.set_index, strcmp(cfg.l2.cache.set_index, "xor") ? "xor" : "linear");
+    assert_false(est_calibration_reusable(&cal, &c2, sched, &p, 0));
+    c2 = cfg;
+    strcpy(c2.l1d.set_index, strcmp(cfg.l1d.set_index, "xor") ? "xor" : "linear");
+    assert_false(est_calibration_reusable(&cal, &c2, sched, &p, 0));
     /* another occupancy: re-sample */
     c2 = cfg;
     c2.sm.max_ctas = 2;
