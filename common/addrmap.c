@@ -28,18 +28,6 @@ void addrmap_init(addrmap *a, const gpu_config *cfg)
     a->bank_groups = cfg->dram.bank_groups ? cfg->dram.bank_groups : 1;
 }
 
-static uint32_t fold(uint64_t q, uint32_t bits)
-{
-    if (bits == 0)
-        return 0;
-    uint64_t mask = (1ull << bits) - 1, r = 0;
-    while (q) {
-        r ^= q & mask;
-        q >>= bits;
-    }
-    return (uint32_t)r;
-}
-
 static inline void split(const addrmap *a, uint64_t line, uint64_t *q, uint32_t *slice)
 {
     *q = line / a->slices;
@@ -47,9 +35,9 @@ static inline void split(const addrmap *a, uint64_t line, uint64_t *q, uint32_t 
     if (!a->xor_hash)
         *slice = r;
     else if (a->slices_pow2)
-        *slice = r ^ fold(*q, a->fold_bits);
+        *slice = r ^ addrmap_fold(*q, a->fold_bits);
     else
-        *slice = (uint32_t)((r + fold(*q, a->fold_bits)) % a->slices);
+        *slice = (uint32_t)((r + addrmap_fold(*q, a->fold_bits)) % a->slices);
 }
 
 uint32_t addrmap_slice(const addrmap *a, uint64_t line)

@@ -53,6 +53,17 @@ typedef struct dram_addr {
 } dram_addr;
 
 void addrmap_init(addrmap *a, const gpu_config *cfg);
+/* q's bits XORed together in chunks of `bits` (0 for bits = 0): the fold of
+ * the "xor" slice hash, and of the caches' "xor" set index (sampler/cache.h). */
+static inline uint32_t addrmap_fold(uint64_t q, uint32_t bits)
+{
+    if (bits == 0)
+        return 0;
+    uint64_t mask = (1ull << bits) - 1, r = 0;
+    for (; q; q >>= bits)
+        r ^= q & mask;
+    return (uint32_t)r;
+}
 /* Only the line -> slice part, for `slices` slices and the "linear" (0) or
  * "xor" (1) hash (the profiler records slice traffic this way). */
 void addrmap_init_slices(addrmap *a, uint32_t slices, int xor_hash);

@@ -50,6 +50,7 @@
 
 #include <stdint.h>
 
+#include "addrmap.h"
 #include "err.h"
 #include "gpu_config.h"
 #include "lineidx.h"
@@ -117,15 +118,9 @@ void cache_free(cache *c);
 static inline uint32_t cache_set_of(const cache *c, uint64_t line)
 {
     uint64_t q = c->div_shift >= 0 ? line >> c->div_shift : line / c->set_div;
-    if (c->fold_bits) {
-        uint64_t h = 0;
-        for (uint64_t x = q >> c->fold_bits; x; x >>= c->fold_bits)
-            h ^= x;
-        h &= (1ull << c->fold_bits) - 1;
-        if (c->set_shift >= 0)
-            return (uint32_t)((q ^ h) & (c->sets - 1));
-        return (uint32_t)((q % c->sets + h) % c->sets);
-    }
+    if (c->fold_bits) /* fold_bits = log2 sets when sets is a power of two */
+        return c->set_shift >= 0 ? addrmap_fold(q, c->fold_bits)
+                                 : (uint32_t)((q % c->sets + addrmap_fold(q >> c->fold_bits, c->fold_bits)) % c->sets);
     return (uint32_t)(c->set_shift >= 0 ? q & (c->sets - 1) : q % c->sets);
 }
 
