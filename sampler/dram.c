@@ -80,6 +80,8 @@ int dram_init(dram_chan *ch, const dram_timing *t, const gpu_config *cfg, dram_d
     for (uint32_t b = 0; b < ch->banks; b++) {
         ch->bank[b].open_row = -1;
         ch->bank[b].head = ch->bank[b].tail = -1;
+        for (int k = 0; k < 2; k++)
+            ch->bank[b].khead[k] = ch->bank[b].ktail[k] = -1;
         ch->bank[b].hit[0] = ch->bank[b].hit[1] = -1;
         ch->bank[b].group = b % ch->groups;
     }
@@ -207,6 +209,14 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
     else
         b->head = i;
     b->tail = i;
+    int k = r->write;
+    r->kprev = b->ktail[k];
+    r->knext = -1;
+    if (b->ktail[k] >= 0)
+        ch->req[b->ktail[k]].knext = i;
+    else
+        b->khead[k] = i;
+    b->ktail[k] = i;
     ch->bq[bank].nq++;
     ch->bq[bank].nwrites += r->write;
     ch->bq[bank].hint = 0;
@@ -237,15 +247,24 @@ static void unlink_req(dram_chan *ch, int32_t i)
         ch->req[r->next].prev = r->prev;
     else
         b->tail = r->prev;
+    int k = r->write;
+    if (r->kprev >= 0)
+        ch->req[r->kprev].knext = r->knext;
+    else
+        b->khead[k] = r->knext;
+    if (r->knext >= 0)
+        ch->req[r->knext].kprev = r->kprev;
+    else
+        b->ktail[k] = r->kprev;
     ch->bq[r->bank].nq--;
     ch->bq[r->bank].nwrites -= r->write;
     ch->nwrites -= r->write;
     if (b->open_row == (int64_t)r->row) {
         ch->bq[r->bank].nhits--;
         if (b->hit[r->write] == i) { /* next oldest hit of the same kind */
-            int32_t j = r->next;
-            while (j >= 0 && ((int64_t)ch->req[j].row != b->open_row || ch->req[j].write != r->write))
-                j = ch->req[j].next;
+            int32_t j = r->knext;
+            while (j >= 0 && (int64_t)ch->req[j].row != b->open_row)
+                j = ch->req[j].knext;
             hit_set(ch, r->bank, r->write, j);
         }
     }

@@ -98,12 +98,14 @@ typedef struct dram_req {
     uint8_t write, shadow;
     uint8_t opened;      /* an ACT was issued for this request */
     int32_t prev, next;  /* bank queue links (age order) */
+    int32_t kprev, knext; /* links among the bank's requests of the same kind (read/write), age order */
     int32_t next_free;
 } dram_req;
 
 typedef struct dram_bank {
     int64_t open_row;    /* -1: precharged */
     int32_t head, tail;  /* queued requests, oldest first */
+    int32_t khead[2], ktail[2]; /* the same, per kind: reads [0] / writes [1] (oldest read or write without a walk) */
     int32_t hit[2];      /* oldest queued read [0] / write [1] for the open row, or -1 */
     uint32_t group;      /* bank group (bank mod bank_groups) */
     uint64_t next[DRAM_NCMD];

@@ -40,9 +40,7 @@ static void drain_row_cmd(dram_chan *ch, uint64_t now, int32_t *best_row, uint64
         const dram_bank *b = &ch->bank[bi];
         if (!ch->bq[bi].nwrites || b->hit[1] >= 0)
             continue;
-        int32_t ri = b->head;
-        while (!ch->req[ri].write)
-            ri = ch->req[ri].next;
+        int32_t ri = b->khead[1];
         const dram_req *r = &ch->req[ri];
         if (r->seq > *row_seq)
             continue;
@@ -103,12 +101,8 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
                 }
                 const dram_bank *b = &ch->bank[bi];
                 int32_t ri = b->head;
-                if (dir == 0) /* between drains: the bank's oldest read, if any */
-                    for (int32_t j = b->head; j >= 0; j = ch->req[j].next)
-                        if (!ch->req[j].write) {
-                            ri = j;
-                            break;
-                        }
+                if (dir == 0 && b->khead[0] >= 0) /* between drains: the bank's oldest read, if any */
+                    ri = b->khead[0];
                 const dram_req *r = &ch->req[ri];
                 if (r->seq > row_seq)
                     continue; /* an older ready row command was found: this one cannot be
