@@ -73,7 +73,9 @@ int dram_init(dram_chan *ch, const dram_timing *t, const gpu_config *cfg, dram_d
     ch->hits[0] = ge_calloc(ch->banks, sizeof *ch->hits[0], e);
     ch->hits[1] = ge_calloc(ch->banks, sizeof *ch->hits[1], e);
     ch->row_banks = ge_calloc((ch->banks + 63) / 64, sizeof *ch->row_banks, e);
-    if (!ch->bank || !ch->bq || !ch->group_next || !ch->req || !ch->hits[0] || !ch->hits[1] || !ch->row_banks) {
+    ch->wr_banks = ge_calloc((ch->banks + 63) / 64, sizeof *ch->wr_banks, e);
+    if (!ch->bank || !ch->bq || !ch->group_next || !ch->req || !ch->hits[0] || !ch->hits[1] || !ch->row_banks ||
+        !ch->wr_banks) {
         dram_free(ch);
         return -1;
     }
@@ -106,8 +108,9 @@ void dram_free(dram_chan *ch)
     free(ch->hits[0]);
     free(ch->hits[1]);
     free(ch->row_banks);
+    free(ch->wr_banks);
     ch->hits[0] = ch->hits[1] = NULL;
-    ch->row_banks = NULL;
+    ch->row_banks = ch->wr_banks = NULL;
     ch->bank = NULL;
     ch->bq = NULL;
     ch->group_next = NULL;
@@ -123,6 +126,17 @@ static inline void row_bank_note(dram_chan *ch, uint32_t bank)
         ch->row_banks[bank >> 6] |= bit;
     else
         ch->row_banks[bank >> 6] &= ~bit;
+}
+
+/* Does the bank have queued writes but none for its open row?
+ * ch->wr_banks marks these banks. */
+static inline void wr_bank_note(dram_chan *ch, uint32_t bank)
+{
+    uint64_t bit = 1ull << (bank & 63);
+    if (ch->bq[bank].nwrites && ch->bank[bank].hit[1] < 0)
+        ch->wr_banks[bank >> 6] |= bit;
+    else
+        ch->wr_banks[bank >> 6] &= ~bit;
 }
 
 /* Make request i (or -1: none) the oldest hit of kind k in `bank`, keeping
@@ -151,6 +165,8 @@ static void hit_set(dram_chan *ch, uint32_t bank, int k, int32_t i)
         n++;
     }
     ch->nhit[k] = n;
+    if (k == 1)
+        wr_bank_note(ch, bank);
 }
 
 /* The bank's row was closed: no hits. */
@@ -227,6 +243,7 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
             hit_set(ch, bank, r->write, i);
     }
     row_bank_note(ch, bank);
+    wr_bank_note(ch, bank);
     ch->nq++;
     drain_update(ch);
     if (!shadow)
@@ -269,6 +286,7 @@ static void unlink_req(dram_chan *ch, int32_t i)
         }
     }
     row_bank_note(ch, r->bank);
+    wr_bank_note(ch, r->bank);
     ch->nq--;
     drain_update(ch);
     r->next_free = ch->free_head;

@@ -184,6 +184,8 @@ struct dram_chan {
     uint32_t nhit[2];       /* entries in hits[k] (banks whose hit[k] >= 0) */
     uint64_t *row_banks;    /* [(banks + 63) / 64] bitmap: banks with queued requests, none for
                              * the open row (FR-FCFS visits only these for row commands) */
+    uint64_t *wr_banks;     /* the same: banks with queued writes, none for the open row (the row
+                             * commands of a write drain) */
     uint64_t *group_next;   /* [groups * DRAM_NCMD] */
     uint64_t chan_next[DRAM_NCMD];
     uint64_t faw[4];        /* ticks of the last four ACTs (ring) */

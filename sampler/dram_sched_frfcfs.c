@@ -36,21 +36,20 @@ static inline uint64_t row_cmd_ready(const dram_chan *ch, uint32_t bi, const dra
 static void drain_row_cmd(dram_chan *ch, uint64_t now, int32_t *best_row, uint64_t *row_seq, uint8_t *row_cmd,
                           uint64_t *wake)
 {
-    for (uint32_t bi = 0; bi < ch->banks; bi++) {
-        const dram_bank *b = &ch->bank[bi];
-        if (!ch->bq[bi].nwrites || b->hit[1] >= 0)
-            continue;
-        int32_t ri = b->khead[1];
-        const dram_req *r = &ch->req[ri];
-        if (r->seq > *row_seq)
-            continue;
-        int cmd;
-        uint64_t t = row_cmd_ready(ch, bi, r, &cmd);
-        if (t <= now)
-            *row_seq = r->seq, *best_row = ri, *row_cmd = (uint8_t)cmd;
-        else if (t < *wake)
-            *wake = t;
-    }
+    for (uint32_t w = 0; w < (ch->banks + 63) / 64; w++)
+        for (uint64_t bits = ch->wr_banks[w]; bits; bits &= bits - 1) {
+            uint32_t bi = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            int32_t ri = ch->bank[bi].khead[1];
+            const dram_req *r = &ch->req[ri];
+            if (r->seq > *row_seq)
+                continue;
+            int cmd;
+            uint64_t t = row_cmd_ready(ch, bi, r, &cmd);
+            if (t <= now)
+                *row_seq = r->seq, *best_row = ri, *row_cmd = (uint8_t)cmd;
+            else if (t < *wake)
+                *wake = t;
+        }
 }
 
 static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
