@@ -425,11 +425,11 @@ static void test_write_drain(void **st)
  * preference between the two kinds; during a drain only writes, and a row
  * command for any bank with writes but no write hit. */
 static void frfcfs_reference(const dram_chan *ch, uint64_t now, int32_t *col, int *col_cmd, int32_t *row,
-                             uint64_t *row_banks)
+                             uint64_t *row_banks, uint64_t *wr_banks)
 {
     int32_t best[2] = {-1, -1};
     *row = -1;
-    *row_banks = 0;
+    *row_banks = *wr_banks = 0;
     int dir = ch->write_high ? ch->draining : -1;
     for (uint32_t b = 0; b < ch->banks; b++) {
         const dram_bank *bk = &ch->bank[b];
@@ -446,6 +446,13 @@ static void frfcfs_reference(const dram_chan *ch, uint64_t now, int32_t *col, in
             }
         if (!hits && bk->head >= 0)
             *row_banks |= 1ull << b; /* (the test's configs have at most 64 banks) */
+        int32_t oldest[2] = {-1, -1}; /* the bank's oldest read and write, by walking its queue */
+        for (int32_t i = bk->tail; i >= 0; i = ch->req[i].prev)
+            oldest[ch->req[i].write] = i;
+        assert_int_equal(bk->khead[0], oldest[0]);
+        assert_int_equal(bk->khead[1], oldest[1]);
+        if (oldest[1] >= 0 && !write_hits)
+            *wr_banks |= 1ull << b;
         int32_t ri = dir == 1 ? -1 : bk->head;
         for (int32_t i = bk->head; dir >= 0 && i >= 0; i = ch->req[i].next)
             if (ch->req[i].write == dir) {
@@ -488,7 +495,8 @@ static void count_done(void *ctx, const dram_req *q, uint64_t ready)
 }
 
 /* The scheduler's incremental structures (per-kind hit lists in age order,
- * hints) against frfcfs_reference, and the wake it reports when nothing is
+ * each bank's oldest read and write, the banks a drain visits, hints)
+ * against frfcfs_reference, and the wake it reports when nothing is
  * ready, at every tick of a random mix of reads and writes over few rows,
  * with write drain off and on (and the drain state against drain_rule). */
 static void test_frfcfs_random(void **st)
@@ -520,11 +528,12 @@ static void test_frfcfs_random(void **st)
             if (now >= ch.wake && !dram_refresh_due(&ch, now) && ch.nq) {
                 int32_t col, row;
                 int col_cmd;
-                uint64_t row_banks;
+                uint64_t row_banks, wr_banks;
                 dram_pick p;
-                frfcfs_reference(&ch, now, &col, &col_cmd, &row, &row_banks);
+                frfcfs_reference(&ch, now, &col, &col_cmd, &row, &row_banks, &wr_banks);
                 assert_true(ch.banks <= 64);
                 assert_int_equal(ch.row_banks[0], row_banks);
+                assert_int_equal(ch.wr_banks[0], wr_banks);
                 ch.sched->pick(&ch, now, &p);
                 assert_int_equal(p.col, col);
                 if (col >= 0)
@@ -532,7 +541,7 @@ static void test_frfcfs_random(void **st)
                 assert_int_equal(p.row, row);
                 if (col < 0 && row < 0) /* nothing ready before the wake it reports */
                     for (uint64_t u = now + 1; u < p.wake && u < now + 64; u++) {
-                        frfcfs_reference(&ch, u, &col, &col_cmd, &row, &row_banks);
+                        frfcfs_reference(&ch, u, &col, &col_cmd, &row, &row_banks, &wr_banks);
                         assert_true(col < 0 && row < 0);
                     }
                 checked++;
