@@ -243,7 +243,8 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
             hit_set(ch, bank, r->write, i);
     }
     row_bank_note(ch, bank);
-    wr_bank_note(ch, bank);
+    if (r->write) /* (a read changes neither its writes nor its write hit) */
+        wr_bank_note(ch, bank);
     ch->nq++;
     drain_update(ch);
     if (!shadow)
@@ -286,7 +287,8 @@ static void unlink_req(dram_chan *ch, int32_t i)
         }
     }
     row_bank_note(ch, r->bank);
-    wr_bank_note(ch, r->bank);
+    if (k) /* (hit_set above notes it too when the write was the bank's write hit) */
+        wr_bank_note(ch, r->bank);
     ch->nq--;
     drain_update(ch);
     r->next_free = ch->free_head;
