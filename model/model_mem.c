@@ -292,7 +292,7 @@ static double infl_at(const prof_l1hist *h, uint32_t sets, uint32_t ways)
         return 0;
     int j = (int)y, j1 = j + 1 < PROF_INFL_NWAYS ? j + 1 : j;
     const uint16_t *t = h->inflight[i];
-    if (!t[j] || !t[j1])
+    if (!t[j] || (y > j && !t[j1]))
         return 0;
     return (t[j] + (y - j) * (t[j1] - t[j])) / PROF_INFL_UNIT;
 }

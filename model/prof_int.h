@@ -133,16 +133,20 @@ int pb_code_cta_done(pbuild *b, uint32_t cta, ge_err *e);
 int pb_gpu_orders(pbuild *b, ge_err *e);
 int pb_reuse(pbuild *b, ge_err *e);           /* prof_reuse.c */
 
-/* prof_inflight.c: the set placement of one SM stream's new lines
- * (profile.h, PROF_INFL_NSETS), with scratch kept across streams. */
+/* prof_inflight.c: the lines in flight one SM stream's set placement
+ * allows (profile.h, PROF_INFL_NSETS).  infl_prepare groups the stream
+ * (records list[0..n) of the L1 log, nsm SMs) by CTA, warp and
+ * instruction; prof_inflight then fills the table for c CTAs per SM. */
 typedef struct {
-    uint64_t *keys;
-    uint32_t *vals, *stamp, *prev;
-    size_t cap, nprev;
-    uint32_t gen;
+    uint64_t *line;          /* [n] by CTA, warp, instruction */
+    uint8_t *mark;           /* [n] ends of instructions and load-wait chunks */
+    uint32_t *wstart, *cwarp; /* a warp's first line [nwarps + 1]; a CTA's first warp [ncta + 1] */
+    uint32_t n, nwarps, ncta;
+    uint64_t *tag, *ret, *stamp; /* the timed L1's ways (scratch) */
+    uint32_t sgen[1u << (PROF_INFL_NSETS - 1)], gen; /* the run that last emptied each set */
 } infl_ws;
-int prof_inflight(infl_ws *w, const rd_access *acc, size_t n,
-                  uint16_t out[PROF_INFL_NSETS][PROF_INFL_NWAYS], ge_err *e);
+int infl_prepare(infl_ws *w, const pb_l1rec *l1, const uint32_t *list, size_t n, uint32_t nsm, ge_err *e);
+int prof_inflight(infl_ws *w, uint32_t c, uint16_t out[PROF_INFL_NSETS][PROF_INFL_NWAYS], ge_err *e);
 void infl_ws_free(infl_ws *w);
 uint64_t pb_rand(uint64_t *s);
 

@@ -11,7 +11,8 @@
  *     streams of the first l1_sms SMs for every profiled NSM, every c in
  *     1, 2, 4, ..., 32 that fits, and both interleavings; the model
  *     interpolates c in log scale.  The first SM's stream also gives the
- *     histogram's set placement of the lines in flight (prof_inflight.c).
+ *     lines in flight its L1's set placement allows (prof_inflight.c; one
+ *     table for both interleavings).
  *   - L2 (shared, kept across kernels): all CTAs, W resident GPU-wide, warps
  *     interleaved instruction by instruction; one stream over the whole
  *     workload so later kernels see the data earlier kernels left.  Measured
@@ -55,10 +56,9 @@ typedef struct {
 } l1_scratch;
 
 /* Add the stream of one SM (its log records `list[0..n)`, in log order) to
- * the L1 histogram h for nsm SMs, c CTAs per SM, interleaving il; the
- * first SM's stream (`first`) gives h's set placement. */
+ * the L1 histogram h for nsm SMs, c CTAs per SM, interleaving il. */
 static int l1_hist(pbuild *b, l1_scratch *x, size_t n, uint32_t nsm, uint32_t c, int il, prof_l1hist *h,
-                   int first, ge_err *e)
+                   ge_err *e)
 {
     for (size_t t = 0; t < n; t++) {
         const pb_l1rec *r = &b->l1[x->list[t]];
@@ -75,8 +75,6 @@ static int l1_hist(pbuild *b, l1_scratch *x, size_t n, uint32_t nsm, uint32_t c,
         x->acc[t].line = r->line;
         x->acc[t].sectors = r->sectors;
     }
-    if (first && prof_inflight(&x->infl, x->acc, n, h->inflight, e))
-        return -1;
     return rd_measure_ws(&x->ws, x->acc, NULL, n, &h->load, 1.0, e);
 }
 
@@ -111,12 +109,19 @@ static int kernel_l1(pbuild *b, uint32_t k, size_t lo, size_t hi, l1_scratch *x,
                     x->list[m++] = (uint32_t)i;
             if (m == 0)
                 continue;
-            for (uint32_t ci = 0; ci < nc; ci++)
-                for (int il = 0; il < PROF_IL_COUNT; il++) {
-                    prof_l1hist *h = &pk->l1[(si * nc + ci) * PROF_IL_COUNT + (uint32_t)il];
-                    if (l1_hist(b, x, m, nsm, 1u << ci, il, h, s == 0, e))
+            if (s == 0 && infl_prepare(&x->infl, b->l1, x->list, m, nsm, e))
+                return -1;
+            for (uint32_t ci = 0; ci < nc; ci++) {
+                prof_l1hist *h = &pk->l1[(si * nc + ci) * PROF_IL_COUNT];
+                for (int il = 0; il < PROF_IL_COUNT; il++)
+                    if (l1_hist(b, x, m, nsm, 1u << ci, il, &h[il], e))
                         return -1;
-                }
+                /* the set placement, one table for both interleavings */
+                if (s == 0 && prof_inflight(&x->infl, 1u << ci, h[0].inflight, e))
+                    return -1;
+                for (int il = 1; il < PROF_IL_COUNT && s == 0; il++)
+                    memcpy(h[il].inflight, h[0].inflight, sizeof h->inflight);
+            }
         }
     }
     return 0;

@@ -33,7 +33,7 @@
 #include "reuse.h"
 #include "wstream.h"
 
-#define PROF_VERSION 8
+#define PROF_VERSION 9
 #define PROF_NCONC 3 /* concurrencies of the L2 histograms and inherited-line ages */
 #define PROF_ATOMIC_HOT 64 /* atomic lines whose sectors a profile keeps one by one */
 #define PROF_INHERIT_MAX (1u << 18) /* inherited lines kept per kernel (32 MB of 128 B lines) */
@@ -78,10 +78,11 @@ typedef struct prof_warp {
 
 /* Set placement of an SM's misses in flight (model/prof_inflight.c): for an
  * L1 of 2^i sets of 2^j ways, indexed by line modulo the set count, that
- * allocates a way when a miss is sent, the mean number of new lines the
- * SM's load stream sends before one set would need more ways than it has
- * (the in-order LSU then waits).  In 1/16 lines, at most PROF_INFL_CAP
- * lines. */
+ * allocates a way when a miss is sent, the lines the SM's load stream keeps
+ * in flight when a miss to a set whose ways are all pending stalls the
+ * in-order LSU (a timed model of the LSU and the L1; format 9, before it a
+ * time-free count).  In 1/16 lines, at most PROF_INFL_CAP lines; 0 where
+ * the LSU never waits for a way. */
 #define PROF_INFL_NSETS 11 /* 1, 2, 4, ..., 1024 sets */
 #define PROF_INFL_NWAYS 7  /* 1, 2, 4, ..., 64 ways */
 #define PROF_INFL_CAP 256

@@ -192,41 +192,68 @@ static void test_profiler_camping(void **st)
     synth_free(&s);
 }
 
-/* The set placement of a stream's new lines (prof_inflight.c), by hand:
- * lines 1024 apart share one set of any profiled set count, so W fit;
- * consecutive lines fill 16 x 4 whole (64) before the 65th finds its set
- * full, and a large cache stops at PROF_INFL_CAP; a line read again
- * during a walk is in flight, not a new one; a stream too short to fill
- * the sets measures nothing (0). */
+/* The lines in flight a stream's set placement allows (prof_inflight.c),
+ * by hand.  Every line is its own load, issued one per cycle; a fill
+ * comes back 256 cycles after its miss.
+ *   - One warp sends n lines 1024 apart (one set of any profiled set
+ *     count) in one load-wait chunk: W go out, the next waits for the
+ *     first fill, and from then on each goes out as the line W before it
+ *     comes back.  The last leaves at 256 (n/W - 1) + W - 1, so the SM
+ *     keeps 256 n / (256 (n/W - 1) + W) lines in flight; from W = n on
+ *     no line waits and the entry is 0 (not measured).
+ *   - Two CTAs of one such warp, the second's lines one set over: their
+ *     loads alternate, so 2W lines are in flight where there are two sets
+ *     (the same formula with 2n lines and 2W ways), W where one set
+ *     holds both.
+ *   - One warp whose every load waits for the one before never has two
+ *     lines pending: no way is ever waited for, nothing is measured. */
+static double placement_want(double n, double ways)
+{
+    return 256 * n / (256 * (n / ways - 1) + ways);
+}
+
+static uint16_t placement_entry(double lines) { return (uint16_t)(lines * PROF_INFL_UNIT + 0.5); }
+
 static void test_profiler_placement(void **st)
 {
     (void)st;
-    enum { N = 4096 };
-    rd_access *a = calloc(N, sizeof *a);
-    assert_non_null(a);
+    enum { N = 64 };
+    pb_l1rec r[2 * N];
+    uint32_t list[2 * N];
     infl_ws w = {0};
     ge_err e;
     uint16_t t[PROF_INFL_NSETS][PROF_INFL_NWAYS];
-    for (int rep = 1; rep <= 2; rep++) { /* each line read once, then twice in a row */
-        for (size_t i = 0; i < 256; i++)
-            a[i].line = (uint64_t)(i / rep) * 1024, a[i].sectors = 0xf;
-        assert_int_equal(prof_inflight(&w, a, 256, t, &e), 0);
-        for (int i = 0; i < PROF_INFL_NSETS; i++)
-            for (int j = 0; j < PROF_INFL_NWAYS; j++)
-                assert_int_equal(t[i][j], (1 << j) * PROF_INFL_UNIT);
+    for (uint32_t k = 0; k < 2 * N; k++) {
+        uint32_t cta = k / N, i = k % N;
+        r[k] = (pb_l1rec){.line = (uint64_t)i * 1024 + cta, .cta = cta, .seq = i, .chunk = 0, .warp = 0, .sectors = 0xf};
+        list[k] = k;
     }
-    for (size_t i = 0; i < N; i++)
-        a[i].line = i;
-    assert_int_equal(prof_inflight(&w, a, N, t, &e), 0);
-    assert_int_equal(t[4][2], 64 * PROF_INFL_UNIT);  /* 16 sets x 4 ways */
-    assert_int_equal(t[0][0], 1 * PROF_INFL_UNIT);   /* 1 x 1 */
-    assert_int_equal(t[10][6], PROF_INFL_CAP * PROF_INFL_UNIT);
-    /* 40 lines never fill 16 x 4: every walk ends with the stream, not measured */
-    assert_int_equal(prof_inflight(&w, a, 40, t, &e), 0);
-    assert_int_equal(t[4][2], 0);
-    assert_int_equal(t[0][0], 1 * PROF_INFL_UNIT);
+    /* one warp, one set */
+    assert_int_equal(infl_prepare(&w, r, list, N, 1, &e), 0);
+    assert_int_equal(prof_inflight(&w, 1, t, &e), 0);
+    for (int i = 0; i < PROF_INFL_NSETS; i++)
+        for (int j = 0; j < PROF_INFL_NWAYS; j++)
+            assert_int_equal(t[i][j], (1 << j) < N ? placement_entry(placement_want(N, 1 << j)) : 0);
+    assert_int_equal(t[5][2], 68); /* 32 x 4: 256 * 64 / 3844 = 4.26 lines */
+    /* two CTAs, one set each */
+    assert_int_equal(infl_prepare(&w, r, list, 2 * N, 1, &e), 0);
+    assert_int_equal(prof_inflight(&w, 2, t, &e), 0);
+    for (int j = 0; j < PROF_INFL_NWAYS; j++) {
+        uint16_t one_set = (1 << j) < 2 * N ? placement_entry(placement_want(2 * N, 1 << j)) : 0;
+        uint16_t two_sets = (1 << j) < N ? placement_entry(placement_want(2 * N, 2 << j)) : 0;
+        assert_int_equal(t[0][j], one_set);
+        for (int i = 1; i < PROF_INFL_NSETS; i++)
+            assert_int_equal(t[i][j], two_sets);
+    }
+    /* a dependent chain */
+    for (uint32_t k = 0; k < N; k++)
+        r[k].chunk = k;
+    assert_int_equal(infl_prepare(&w, r, list, N, 1, &e), 0);
+    assert_int_equal(prof_inflight(&w, 1, t, &e), 0);
+    for (int i = 0; i < PROF_INFL_NSETS; i++)
+        for (int j = 0; j < PROF_INFL_NWAYS; j++)
+            assert_int_equal(t[i][j], 0);
     infl_ws_free(&w);
-    free(a);
 }
 
 /* The fuzz run starts from tests/fuzz/corpus/profile: seeds of an older
