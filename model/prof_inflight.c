@@ -56,12 +56,20 @@
 #define INFL_LATENCY 256    /* cycles from a miss to its fill */
 #define INFL_MAXACC 16384   /* line accesses one run simulates at most */
 #define INFL_GENS 8         /* generations of c CTAs one run measures at most */
-#define INFL_PROBE 4096     /* ... and without a wait for a way, at most */
+#define INFL_PROBE 4096     /* line accesses a run without a wait for a way simulates at most */
 #define INFL_MAXWARPS 64    /* warps resident at once, at most (c x warps per CTA) */
 #define MARK_INST 1         /* last line of an instruction */
 #define MARK_CHUNK 2        /* last line of a load-wait chunk */
 
-static void free_stream(infl_ws *w);
+static void free_stream(infl_ws *w)
+{
+    free(w->line);
+    free(w->mark);
+    free(w->wstart);
+    free(w->cwarp);
+    w->line = NULL, w->mark = NULL, w->wstart = w->cwarp = NULL;
+    w->nwarps = w->ncta = 0;
+}
 
 void infl_ws_free(infl_ws *w)
 {
@@ -86,16 +94,6 @@ static int irec_cmp(const void *a, const void *b)
     if (x->seq != y->seq)
         return x->seq < y->seq ? -1 : 1;
     return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-static void free_stream(infl_ws *w)
-{
-    free(w->line);
-    free(w->mark);
-    free(w->wstart);
-    free(w->cwarp);
-    w->line = NULL, w->mark = NULL, w->wstart = w->cwarp = NULL;
-    w->n = w->nwarps = w->ncta = 0;
 }
 
 int infl_prepare(infl_ws *w, const pb_l1rec *l1, const uint32_t *list, size_t n, uint32_t nsm, ge_err *e)
@@ -134,7 +132,6 @@ int infl_prepare(infl_ws *w, const pb_l1rec *l1, const uint32_t *list, size_t n,
     }
     w->wstart[w->nwarps] = (uint32_t)n;
     w->cwarp[w->ncta] = w->nwarps;
-    w->n = (uint32_t)n;
     free(r);
     return 0;
 }

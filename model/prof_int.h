@@ -141,7 +141,7 @@ typedef struct {
     uint64_t *line;          /* [n] by CTA, warp, instruction */
     uint8_t *mark;           /* [n] ends of instructions and load-wait chunks */
     uint32_t *wstart, *cwarp; /* a warp's first line [nwarps + 1]; a CTA's first warp [ncta + 1] */
-    uint32_t n, nwarps, ncta;
+    uint32_t nwarps, ncta;
     uint64_t *tag, *ret, *stamp; /* the timed L1's ways (scratch) */
     uint32_t sgen[1u << (PROF_INFL_NSETS - 1)], gen; /* the run that last emptied each set */
 } infl_ws;
