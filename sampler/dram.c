@@ -81,7 +81,6 @@ int dram_init(dram_chan *ch, const dram_timing *t, const gpu_config *cfg, dram_d
     }
     for (uint32_t b = 0; b < ch->banks; b++) {
         ch->bank[b].open_row = -1;
-        ch->bank[b].head = ch->bank[b].tail = -1;
         for (int k = 0; k < 2; k++)
             ch->bank[b].khead[k] = ch->bank[b].ktail[k] = -1;
         ch->bank[b].hit[0] = ch->bank[b].hit[1] = -1;
@@ -218,13 +217,6 @@ void dram_push(dram_chan *ch, uint64_t line, uint32_t bank, uint32_t row, uint32
     r->shadow = (uint8_t)(shadow != 0);
     r->opened = 0;
     dram_bank *b = &ch->bank[bank];
-    r->prev = b->tail;
-    r->next = -1;
-    if (b->tail >= 0)
-        ch->req[b->tail].next = i;
-    else
-        b->head = i;
-    b->tail = i;
     int k = r->write;
     r->kprev = b->ktail[k];
     r->knext = -1;
@@ -257,14 +249,6 @@ static void unlink_req(dram_chan *ch, int32_t i)
 {
     dram_req *r = &ch->req[i];
     dram_bank *b = &ch->bank[r->bank];
-    if (r->prev >= 0)
-        ch->req[r->prev].next = r->next;
-    else
-        b->head = r->next;
-    if (r->next >= 0)
-        ch->req[r->next].prev = r->prev;
-    else
-        b->tail = r->prev;
     int k = r->write;
     if (r->kprev >= 0)
         ch->req[r->kprev].knext = r->knext;
@@ -316,14 +300,13 @@ static void count_hits(dram_chan *ch, uint32_t bank)
     const dram_bank *b = &ch->bank[bank];
     uint32_t n = 0;
     int32_t first[2] = {-1, -1};
-    for (int32_t i = b->head; i >= 0; i = ch->req[i].next) {
-        const dram_req *r = &ch->req[i];
-        if ((int64_t)r->row == b->open_row) {
-            n++;
-            if (first[r->write] < 0)
-                first[r->write] = i;
-        }
-    }
+    for (int k = 0; k < 2; k++)
+        for (int32_t i = b->khead[k]; i >= 0; i = ch->req[i].knext)
+            if ((int64_t)ch->req[i].row == b->open_row) {
+                n++;
+                if (first[k] < 0)
+                    first[k] = i;
+            }
     ch->bq[bank].nhits = n;
     row_bank_note(ch, bank);
     hit_set(ch, bank, 0, first[0]);

@@ -97,19 +97,24 @@ typedef struct dram_req {
     uint16_t weight;     /* requests it stands for (sampled-mode background; 1 otherwise) */
     uint8_t write, shadow;
     uint8_t opened;      /* an ACT was issued for this request */
-    int32_t prev, next;  /* bank queue links (age order) */
-    int32_t kprev, knext; /* links among the bank's requests of the same kind (read/write), age order */
+    int32_t kprev, knext; /* links among the bank's queued requests of its kind (read/write), age order */
     int32_t next_free;
 } dram_req;
 
 typedef struct dram_bank {
     int64_t open_row;    /* -1: precharged */
-    int32_t head, tail;  /* queued requests, oldest first */
-    int32_t khead[2], ktail[2]; /* the same, per kind: reads [0] / writes [1] (oldest read or write without a walk) */
+    int32_t khead[2], ktail[2]; /* queued reads [0] / writes [1], oldest first (dram_bank_oldest) */
     int32_t hit[2];      /* oldest queued read [0] / write [1] for the open row, or -1 */
     uint32_t group;      /* bank group (bank mod bank_groups) */
     uint64_t next[DRAM_NCMD];
 } dram_bank;
+
+/* The bank's oldest queued request, read or write (-1: none). */
+static inline int32_t dram_bank_oldest(const dram_req *req, const dram_bank *b)
+{
+    int32_t r = b->khead[0], w = b->khead[1];
+    return r < 0 || (w >= 0 && req[w].seq < req[r].seq) ? w : r;
+}
 
 /* What a scheduler's scan of the banks looks at first, for all banks
  * together (FR-FCFS visits the banks of `row_banks` for row commands: a

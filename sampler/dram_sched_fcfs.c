@@ -12,7 +12,7 @@ static void fcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
     int32_t oldest = -1;
     uint64_t seq = UINT64_MAX;
     for (uint32_t bi = 0; bi < ch->banks; bi++) {
-        int32_t h = ch->bank[bi].head;
+        int32_t h = dram_bank_oldest(ch->req, &ch->bank[bi]);
         if (h >= 0 && ch->req[h].seq < seq)
             seq = ch->req[h].seq, oldest = h;
     }

@@ -99,9 +99,8 @@ static void frfcfs_pick(dram_chan *ch, uint64_t now, dram_pick *out)
                     continue;
                 }
                 const dram_bank *b = &ch->bank[bi];
-                int32_t ri = b->head;
-                if (dir == 0 && b->khead[0] >= 0) /* between drains: the bank's oldest read, if any */
-                    ri = b->khead[0];
+                /* between drains the bank's oldest read, if any */
+                int32_t ri = dir == 0 && b->khead[0] >= 0 ? b->khead[0] : dram_bank_oldest(ch->req, b);
                 const dram_req *r = &ch->req[ri];
                 if (r->seq > row_seq)
                     continue; /* an older ready row command was found: this one cannot be

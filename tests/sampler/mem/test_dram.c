@@ -427,6 +427,14 @@ static void test_write_drain(void **st)
 static void frfcfs_reference(const dram_chan *ch, uint64_t now, int32_t *col, int *col_cmd, int32_t *row,
                              uint64_t *row_banks, uint64_t *wr_banks)
 {
+    /* the queued requests: every slot of the pool not on its free list */
+    enum { MAXQ = 256 };
+    assert_true(ch->cap <= MAXQ);
+    int queued[MAXQ];
+    for (uint32_t i = 0; i < ch->cap; i++)
+        queued[i] = 1;
+    for (int32_t i = ch->free_head; i >= 0; i = ch->req[i].next_free)
+        queued[i] = 0;
     int32_t best[2] = {-1, -1};
     *row = -1;
     *row_banks = *wr_banks = 0;
@@ -434,31 +442,44 @@ static void frfcfs_reference(const dram_chan *ch, uint64_t now, int32_t *col, in
     for (uint32_t b = 0; b < ch->banks; b++) {
         const dram_bank *bk = &ch->bank[b];
         int hits = 0, write_hits = 0;
-        for (int32_t i = bk->head; i >= 0; i = ch->req[i].next)
-            if ((int64_t)ch->req[i].row == bk->open_row) {
-                const dram_req *r = &ch->req[i];
-                uint64_t t = dram_ready(ch, b, r->write ? DRAM_WR : DRAM_RD);
-                hits = 1;
-                write_hits |= r->write;
-                if ((t > r->arrive ? t : r->arrive) <= now &&
-                    (best[r->write] < 0 || r->seq < ch->req[best[r->write]].seq))
-                    best[r->write] = i;
+        int32_t oldest[2] = {-1, -1}; /* the bank's oldest read and write */
+        uint32_t n[2] = {0, 0};
+        for (uint32_t i = 0; i < ch->cap; i++) {
+            const dram_req *r = &ch->req[i];
+            if (!queued[i] || r->bank != b)
+                continue;
+            n[r->write]++;
+            if (oldest[r->write] < 0 || r->seq < ch->req[oldest[r->write]].seq)
+                oldest[r->write] = (int32_t)i;
+            if ((int64_t)r->row != bk->open_row)
+                continue;
+            uint64_t t = dram_ready(ch, b, r->write ? DRAM_WR : DRAM_RD);
+            hits = 1;
+            write_hits |= r->write;
+            if ((t > r->arrive ? t : r->arrive) <= now && (best[r->write] < 0 || r->seq < ch->req[best[r->write]].seq))
+                best[r->write] = (int32_t)i;
+        }
+        /* the bank's per-kind lists hold exactly its queued requests of that kind, oldest first */
+        for (int k = 0; k < 2; k++) {
+            assert_int_equal(bk->khead[k], oldest[k]);
+            uint32_t m = 0;
+            for (int32_t i = bk->khead[k], prev = -1; i >= 0; prev = i, i = ch->req[i].knext, m++) {
+                assert_true(queued[i] && ch->req[i].bank == b && ch->req[i].write == k);
+                assert_int_equal(ch->req[i].kprev, prev);
+                assert_true(prev < 0 || ch->req[prev].seq < ch->req[i].seq);
+                if (ch->req[i].knext < 0)
+                    assert_int_equal(bk->ktail[k], i);
             }
-        if (!hits && bk->head >= 0)
+            assert_int_equal(m, n[k]);
+        }
+        if (!hits && (oldest[0] >= 0 || oldest[1] >= 0))
             *row_banks |= 1ull << b; /* (the test's configs have at most 64 banks) */
-        int32_t oldest[2] = {-1, -1}; /* the bank's oldest read and write, by walking its queue */
-        for (int32_t i = bk->tail; i >= 0; i = ch->req[i].prev)
-            oldest[ch->req[i].write] = i;
-        assert_int_equal(bk->khead[0], oldest[0]);
-        assert_int_equal(bk->khead[1], oldest[1]);
         if (oldest[1] >= 0 && !write_hits)
             *wr_banks |= 1ull << b;
-        int32_t ri = dir == 1 ? -1 : bk->head;
-        for (int32_t i = bk->head; dir >= 0 && i >= 0; i = ch->req[i].next)
-            if (ch->req[i].write == dir) {
-                ri = i;
-                break;
-            }
+        int32_t ri = dir >= 0 ? oldest[dir] : -1;
+        if (dir != 1 && ri < 0) /* not draining, or between drains without reads: the oldest of either kind */
+            ri = oldest[0] < 0 || (oldest[1] >= 0 && ch->req[oldest[1]].seq < ch->req[oldest[0]].seq) ? oldest[1]
+                                                                                                    : oldest[0];
         if (ri < 0 || (dir == 1 ? write_hits : hits))
             continue;
         const dram_req *r = &ch->req[ri];
